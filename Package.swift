@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Herald",
+    products: [
+        .executable(name: "herald", targets: ["herald"])
+    ],
+    targets: [
+        // System libraries from Debian: a module map and one shim header each, no code.
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(
+            name: "CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+
+        // The HTTP layer: a thin Swift wrapper over libmicrohttpd.
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CZlib"]),
+        // The template engine; knows nothing of HTTP.
+        .target(name: "Mustache"),
+        // The application: configuration, services, store, controllers, security.
+        .target(name: "Herald", dependencies: ["HTTP", "Mustache", "CSodium", "CSQLite"]),
+        // The command line; only parses arguments and calls into Herald.
+        .executableTarget(name: "herald", dependencies: ["Herald"]),
+
+        // Benchmarks are executables run by scripts under Benchmarks/, never timed unit tests.
+        .executableTarget(
+            name: "template-bench", dependencies: ["Mustache"],
+            path: "Benchmarks/TemplateBench"),
+
+        // A raw-socket HTTP client and helpers shared by the test targets.
+        .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+        .testTarget(
+            name: "MustacheTests", dependencies: ["Mustache"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(name: "HeraldTests", dependencies: ["Herald", "HTTP", "TestSupport"]),
+    ]
+)

@@ -1,0 +1,82 @@
+/// Percent-decoding over UTF-8 bytes.
+///
+/// Works on raw bytes (not `Character`s): request paths and bodies pass through
+/// here on every request, and per-character `String` work is far slower.
+public enum PercentDecoding {
+    /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`), then validates UTF-8.
+    /// Returns nil for a malformed escape, invalid UTF-8 or a NUL byte: none of
+    /// them can appear in a well-formed path, query or form value.
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> String? {
+        // Fast path: nothing to decode, only validate.
+        var needsDecoding = false
+        for byte in bytes {
+            if byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+")) {
+                needsDecoding = true
+                break
+            }
+            if byte == 0 { return nil }
+        }
+        if !needsDecoding { return validUTF8String(bytes) }
+
+        var decoded = [UInt8]()
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count,
+                    let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+                else { return nil }
+                let value = high << 4 | low
+                if value == 0 { return nil }
+                decoded.append(value)
+                index += 3
+            } else {
+                decoded.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+                index += 1
+            }
+        }
+        return decoded.withUnsafeBufferPointer { validUTF8String($0) }
+    }
+
+    public static func decode(_ string: String, plusAsSpace: Bool = false) -> String? {
+        var string = string
+        return string.withUTF8 { decode($0, plusAsSpace: plusAsSpace) }
+    }
+
+    static func validUTF8String(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        String(validating: bytes, as: UTF8.self)
+    }
+
+    @inline(__always)
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}
+
+/// Percent-encoding for building URLs and form bodies (RFC 3986 unreserved characters stay).
+public enum PercentEncoding {
+    public static func encode(_ string: String) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(string.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.append(byte)
+            default:
+                out.append(UInt8(ascii: "%"))
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

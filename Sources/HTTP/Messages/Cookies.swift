@@ -1,0 +1,85 @@
+/// Cookies sent by the client, parsed from `Cookie` headers (RFC 6265 §5.4).
+public struct RequestCookies: Sendable {
+    private var pairs: [(name: String, value: String)] = []
+
+    public init() {}
+
+    /// Parses `a=1; b=2`. Malformed pieces are skipped rather than failing the
+    /// request: a browser may hold cookies from other software on the same host.
+    public init(header: String) {
+        for piece in header.utf8.split(separator: UInt8(ascii: ";")) {
+            guard let equals = piece.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let name = trimmed(piece[piece.startIndex..<equals])
+            var value = trimmed(piece[piece.index(after: equals)...])
+            if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
+                value = value.dropFirst().dropLast()
+            }
+            guard !name.isEmpty,
+                let nameString = String(validating: name, as: UTF8.self),
+                let valueString = String(validating: value, as: UTF8.self)
+            else { continue }
+            pairs.append((name: nameString, value: valueString))
+        }
+    }
+
+    /// The first cookie called `name`. Browsers send the most specific path first.
+    public subscript(name: String) -> String? {
+        for pair in pairs where pair.name == name { return pair.value }
+        return nil
+    }
+
+    public var count: Int { pairs.count }
+}
+
+private func trimmed(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
+    var bytes = bytes
+    while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+        bytes = bytes.dropFirst()
+    }
+    while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+        bytes = bytes.dropLast()
+    }
+    return bytes
+}
+
+/// A `Set-Cookie` header value, built from its attributes.
+public struct SetCookie: Sendable, Equatable {
+    public enum SameSite: String, Sendable { case strict = "Strict", lax = "Lax", none = "None" }
+
+    public var name: String
+    public var value: String
+    public var maxAge: Int?
+    public var path: String? = "/"
+    public var httpOnly = true
+    public var sameSite: SameSite? = .lax
+    public var secure = false
+
+    /// Defaults are the safe ones Herald wants everywhere: Path=/, HttpOnly, SameSite=Lax.
+    public init(
+        name: String, value: String, maxAge: Int? = nil, path: String? = "/", httpOnly: Bool = true,
+        sameSite: SameSite? = .lax, secure: Bool = false
+    ) {
+        self.name = name
+        self.value = value
+        self.maxAge = maxAge
+        self.path = path
+        self.httpOnly = httpOnly
+        self.sameSite = sameSite
+        self.secure = secure
+    }
+
+    /// A cookie that tells the browser to delete `name` at once.
+    public static func expired(_ name: String, secure: Bool = false) -> SetCookie {
+        SetCookie(name: name, value: "", maxAge: 0, secure: secure)
+    }
+
+    public var headerValue: String {
+        var header = "\(name)=\(value)"
+        if let maxAge { header += "; Max-Age=\(maxAge)" }
+        if let path { header += "; Path=\(path)" }
+        if httpOnly { header += "; HttpOnly" }
+        if let sameSite { header += "; SameSite=\(sameSite.rawValue)" }
+        if secure { header += "; Secure" }
+        return header
+    }
+}

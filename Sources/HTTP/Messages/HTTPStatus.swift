@@ -1,0 +1,34 @@
+/// An HTTP status code and its reason phrase.
+public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
+    public let code: Int
+    public let reason: String
+
+    public init(_ code: Int, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "\(code) \(reason)" }
+
+    public static let ok = HTTPStatus(200, "OK")
+    public static let notModified = HTTPStatus(304, "Not Modified")
+    public static let seeOther = HTTPStatus(303, "See Other")
+    public static let found = HTTPStatus(302, "Found")
+    public static let badRequest = HTTPStatus(400, "Bad Request")
+    public static let forbidden = HTTPStatus(403, "Forbidden")
+    public static let notFound = HTTPStatus(404, "Not Found")
+    public static let methodNotAllowed = HTTPStatus(405, "Method Not Allowed")
+    public static let conflict = HTTPStatus(409, "Conflict")
+    public static let payloadTooLarge = HTTPStatus(413, "Content Too Large")
+    public static let uriTooLong = HTTPStatus(414, "URI Too Long")
+    public static let unsupportedMediaType = HTTPStatus(415, "Unsupported Media Type")
+    public static let unprocessableContent = HTTPStatus(422, "Unprocessable Content")
+    public static let tooManyRequests = HTTPStatus(429, "Too Many Requests")
+    public static let requestHeaderFieldsTooLarge = HTTPStatus(431, "Request Header Fields Too Large")
+    public static let internalServerError = HTTPStatus(500, "Internal Server Error")
+    public static let notImplemented = HTTPStatus(501, "Not Implemented")
+    public static let serviceUnavailable = HTTPStatus(503, "Service Unavailable")
+
+    public var isSuccess: Bool { (200..<300).contains(code) }
+    public var isRedirect: Bool { (300..<400).contains(code) }
+}

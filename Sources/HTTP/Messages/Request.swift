@@ -1,0 +1,120 @@
+/// One HTTP request, as a Swift value.
+///
+/// The server builds it from libmicrohttpd's callbacks. Decoding the target never
+/// fails construction: a malformed request carries its `rejection`, which the
+/// `RequestValidation` middleware throws, so even a refused request passes
+/// through logging and security headers like any other.
+public struct Request: Sendable {
+    public let method: HTTPMethod
+    /// The request target as received (`/articles/caf%C3%A9?page=2`); for logs.
+    public let target: String
+    /// The percent-decoded path, segment by segment (`/articles/café`).
+    public let path: String
+    /// The decoded path segments: `/articles/café` → `["articles", "café"]`.
+    /// An encoded slash (`%2F`) stays inside its segment.
+    public let pathSegments: [String]
+    public let query: URLEncodedForm
+    public let headers: HTTPHeaders
+    public let cookies: RequestCookies
+    /// The client's IP address as text, from the socket (not from any header).
+    public let remoteAddress: String
+    public let body: [UInt8]
+    /// Route parameters (`:slug`), filled in by the router.
+    public var parameters: [String: String] = [:]
+    /// Set when the request cannot be served as sent (bad encoding, too large, ambiguous framing).
+    public var rejection: HTTPError?
+
+    public init(
+        method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+        remoteAddress: String = "127.0.0.1", rejection: HTTPError? = nil
+    ) {
+        self.method = method
+        self.target = target
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+        self.cookies = RequestCookies(header: headers.values(for: "Cookie").joined(separator: "; "))
+        self.rejection = rejection
+
+        switch RequestTarget.parse(target) {
+        case .success(let parsed):
+            path = parsed.path
+            pathSegments = parsed.segments
+            query = parsed.query
+        case .failure(let error):
+            path = "/"
+            pathSegments = []
+            query = URLEncodedForm()
+            self.rejection = self.rejection ?? error
+        }
+    }
+
+    /// The body decoded as `application/x-www-form-urlencoded`.
+    /// 415 for another declared content type; 400 for malformed encoding.
+    public func form() throws(HTTPError) -> URLEncodedForm {
+        if let contentType = headers["Content-Type"] {
+            let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+            guard
+                asciiCaseInsensitiveEquals(
+                    String(mediaType.trimmingASCIIWhitespace()), "application/x-www-form-urlencoded")
+            else {
+                throw HTTPError(.unsupportedMediaType, "Forms must be sent as application/x-www-form-urlencoded.")
+            }
+        }
+        return try body.withUnsafeBufferPointer { buffer throws(HTTPError) in try URLEncodedForm(parsing: buffer) }
+    }
+}
+
+extension Substring {
+    func trimmingASCIIWhitespace() -> Substring {
+        var result = self
+        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
+        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
+        return result
+    }
+}
+
+/// Splits and decodes an origin-form request target (`/path?query`).
+enum RequestTarget {
+    struct Parsed {
+        var path: String
+        var segments: [String]
+        var query: URLEncodedForm
+    }
+
+    static func parse(_ target: String) -> Result<Parsed, HTTPError> {
+        var target = target
+        return target.withUTF8 { bytes in
+            guard bytes.first == UInt8(ascii: "/") else {
+                return .failure(HTTPError(.badRequest, "The request target must be a path starting with “/”."))
+            }
+            let queryStart = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+            let rawPath = UnsafeBufferPointer(rebasing: bytes[1..<queryStart])
+            var segments: [String] = []
+            if !rawPath.isEmpty {
+                var start = 0
+                while start <= rawPath.count {
+                    var end = start
+                    while end < rawPath.count && rawPath[end] != UInt8(ascii: "/") { end += 1 }
+                    guard
+                        let segment = PercentDecoding.decode(
+                            UnsafeBufferPointer(rebasing: rawPath[start..<end]), plusAsSpace: false)
+                    else {
+                        return .failure(HTTPError(.badRequest, "The path contains invalid percent-encoding."))
+                    }
+                    segments.append(segment)
+                    start = end + 1
+                }
+            }
+            var query = URLEncodedForm()
+            if queryStart < bytes.count {
+                do throws(HTTPError) {
+                    query = try URLEncodedForm(parsing: UnsafeBufferPointer(rebasing: bytes[(queryStart + 1)...]))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            return .success(Parsed(path: "/" + segments.joined(separator: "/"), segments: segments, query: query))
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// One HTTP response: status, headers and the whole body in memory.
+public struct Response: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public static func html(_ body: [UInt8], status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8")]), body: body)
+    }
+
+    public static func html(_ body: String, status: HTTPStatus = .ok) -> Response {
+        html(Array(body.utf8), status: status)
+    }
+
+    public static func text(_ body: String, status: HTTPStatus = .ok) -> Response {
+        Response(
+            status: status, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
+            body: Array(body.utf8))
+    }
+
+    /// A redirect, 303 See Other by default so that browsers and `curl -L` follow a POST with a GET.
+    /// `location` must be a local path; callers that take it from input check it with `LocalPath`.
+    public static func redirect(to location: String, status: HTTPStatus = .seeOther) -> Response {
+        Response(status: status, headers: HTTPHeaders([("Location", location)]))
+    }
+
+    public mutating func setCookie(_ cookie: SetCookie) {
+        headers.add("Set-Cookie", cookie.headerValue)
+    }
+
+    /// Asks the server to close the connection after this response.
+    public var closesConnection: Bool {
+        get { headers["Connection"].map { asciiCaseInsensitiveEquals($0, "close") } ?? false }
+        set { if newValue { headers.set("Connection", "close") } else { headers.remove("Connection") } }
+    }
+}

@@ -1,0 +1,39 @@
+/// What the server calls for every request.
+public protocol Responder: Sendable {
+    func respond(to request: Request) -> Response
+}
+
+/// A middleware chain in front of a router, as one `Responder`.
+///
+/// The chain is composed once at start-up into nested closures, so a request
+/// pays one indirect call per middleware and nothing more.
+public struct Application<Context>: Responder {
+    private let makeContext: @Sendable (Request) -> Context
+    private let entry: @Sendable (Request, inout Context) throws -> Response
+
+    /// `middleware` runs in the order given, outermost first, then the router.
+    public init(
+        middleware: [any Middleware<Context>], router: Router<Context>,
+        makeContext: @escaping @Sendable (Request) -> Context
+    ) {
+        self.makeContext = makeContext
+        var entry: @Sendable (Request, inout Context) throws -> Response = { request, context in
+            try router.dispatch(request, context: &context)
+        }
+        for step in middleware.reversed() {
+            let inner = entry
+            entry = { request, context in try step.handle(request, context: &context, next: inner) }
+        }
+        self.entry = entry
+    }
+
+    public func respond(to request: Request) -> Response {
+        var context = makeContext(request)
+        do {
+            return try entry(request, &context)
+        } catch {
+            // Only reached when the chain has no ErrorPages middleware: never leak the error text.
+            return .text("Internal Server Error", status: .internalServerError)
+        }
+    }
+}

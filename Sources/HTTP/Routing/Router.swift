@@ -1,0 +1,81 @@
+/// Handles one routed request. Every handler has this one shape.
+public typealias Handler<Context> = @Sendable (Request, inout Context) throws -> Response
+
+/// Maps method + path pattern to a handler.
+///
+/// Patterns are segments: literals, `:name` parameters (one segment each) and a
+/// trailing `*name` that takes the rest of the path. HEAD falls back to GET
+/// (the server sends no body for HEAD); a path that exists under another
+/// method answers 405 with `Allow`; anything else is 404.
+public struct Router<Context>: Sendable {
+    private enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+        case rest(String)
+    }
+
+    private struct Route: Sendable {
+        let method: HTTPMethod
+        let segments: [Segment]
+        let handler: Handler<Context>
+    }
+
+    private var routes: [Route] = []
+
+    public init() {}
+
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler<Context>) {
+        let segments: [Segment] = pattern.split(separator: "/", omittingEmptySubsequences: true).map { piece in
+            if piece.hasPrefix(":") { return .parameter(String(piece.dropFirst())) }
+            if piece.hasPrefix("*") { return .rest(String(piece.dropFirst())) }
+            return .literal(String(piece))
+        }
+        routes.append(Route(method: method, segments: segments, handler: handler))
+    }
+
+    public mutating func get(_ pattern: String, _ handler: @escaping Handler<Context>) {
+        add(.get, pattern, handler)
+    }
+
+    public mutating func post(_ pattern: String, _ handler: @escaping Handler<Context>) {
+        add(.post, pattern, handler)
+    }
+
+    /// Finds the handler for `request` and fills in its route parameters.
+    public func dispatch(_ request: Request, context: inout Context) throws -> Response {
+        var request = request
+        var allowed: [HTTPMethod] = []
+        for route in routes {
+            guard let parameters = Self.match(route.segments, request.pathSegments) else { continue }
+            if route.method == request.method || (request.method == .head && route.method == .get) {
+                request.parameters = parameters
+                return try route.handler(request, &context)
+            }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        guard !allowed.isEmpty else {
+            throw HTTPError(.notFound, "There is no page at this address.")
+        }
+        if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
+        var headers = HTTPHeaders()
+        headers.add("Allow", allowed.map(\.rawValue).joined(separator: ", "))
+        throw HTTPError(.methodNotAllowed, "This address does not accept \(request.method) requests.", headers: headers)
+    }
+
+    private static func match(_ pattern: [Segment], _ path: [String]) -> [String: String]? {
+        var parameters: [String: String] = [:]
+        for (index, segment) in pattern.enumerated() {
+            switch segment {
+            case .rest(let name):
+                parameters[name] = path[index...].joined(separator: "/")
+                return index < path.count ? parameters : nil
+            case .literal(let literal):
+                guard index < path.count, path[index] == literal else { return nil }
+            case .parameter(let name):
+                guard index < path.count, !path[index].isEmpty else { return nil }
+                parameters[name] = path[index]
+            }
+        }
+        return pattern.count == path.count ? parameters : nil
+    }
+}

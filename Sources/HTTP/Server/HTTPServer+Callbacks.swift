@@ -1,0 +1,171 @@
+internal import CMicroHTTPD
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// libmicrohttpd's callbacks. They are C function pointers, so they capture nothing:
+// the server travels as the `cls` pointer, the request as libmicrohttpd's per-request pointer.
+
+/// Called once per request when its request line arrives; its result becomes the per-request pointer.
+let requestStarted:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+        cls, uri, _ in
+        guard let cls else { return nil }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        server.requestsInFlight.add(1, ordering: .relaxed)
+        let target = uri.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }
+        return Unmanaged.passRetained(RequestState(target: target ?? "/")).toOpaque()
+    }
+
+/// Called when a request ends, normally or not: releases its state.
+let requestCompleted:
+    @convention(c) (
+        UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+        MHD_RequestTerminationCode
+    ) -> Void = { cls, _, requestPointer, _ in
+        guard let cls else { return }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        if let pointer = requestPointer?.pointee {
+            Unmanaged<RequestState>.fromOpaque(pointer).release()
+            requestPointer?.pointee = nil
+            server.requestsInFlight.subtract(1, ordering: .relaxed)
+        }
+    }
+
+/// libmicrohttpd's own diagnostics, routed into our log and rate-limited (it can
+/// print a line per dropped connection).
+let libraryMessage: MHD_LogCallback = {
+    cls, format, arguments in
+    guard let cls, let format, let arguments else { return }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    var buffer = [CChar](repeating: 0, count: 512)
+    _ = vsnprintf(&buffer, buffer.count, format, arguments)
+    let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    server.libraryLog.write("libmicrohttpd: " + message.trimmingNewlines())
+}
+
+/// The access handler: called after the headers, then once per body chunk, then once more at the end.
+let accessHandler:
+    @convention(c) (
+        UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+        UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<Int>?,
+        UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    ) -> MHD_Result = { cls, connection, _, method, _, uploadData, uploadDataSize, requestPointer in
+        guard let cls, let connection, let requestPointer, let uploadDataSize,
+            let statePointer = requestPointer.pointee
+        else { return .NO }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
+        return server.access(
+            connection, state: state, method: method, uploadData: uploadData, uploadDataSize: uploadDataSize)
+    }
+
+extension HTTPServer {
+    fileprivate func access(
+        _ connection: OpaquePointer, state: RequestState, method: UnsafePointer<CChar>?,
+        uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>
+    ) -> MHD_Result {
+        if !state.headersChecked {
+            state.headersChecked = true
+            state.method = HTTPMethod(method.map { String(cString: $0) } ?? "GET")
+            state.headers = Self.headers(of: connection)
+            state.remoteAddress = Self.remoteAddress(of: connection)
+            if let refusal = RequestFraming.check(state.headers, maxBodyBytes: configuration.maxBodyBytes) {
+                // Answering now means libmicrohttpd never reads the body and closes the connection.
+                return respond(connection, state: state, rejection: refusal)
+            }
+            if let length = state.headers["Content-Length"].flatMap({ Int($0.trimmingASCIIWhitespaceString()) }) {
+                state.body.reserveCapacity(length)
+            }
+            // Answer on a later call: answering on this first one makes libmicrohttpd drop keep-alive.
+            return .YES
+        }
+
+        let chunkSize = uploadDataSize.pointee
+        if chunkSize > 0 {
+            let elapsed = monotonicMicroseconds() - state.startedAt
+            if elapsed > Int64(configuration.requestDeadlineSeconds) * 1_000_000 {
+                log.warning("\(state.method) \(state.target.prefix(200)) cut off: body still arriving after the deadline")
+                return .NO
+            }
+            if state.body.count + chunkSize > configuration.maxBodyBytes {
+                // A chunked body declares no length: keep reading, but keep nothing, then answer 413.
+                state.bodyTooLarge = true
+                state.body = []
+            } else if let uploadData, !state.bodyTooLarge {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: chunkSize) {
+                    state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: chunkSize))
+                }
+            }
+            uploadDataSize.pointee = 0
+            return .YES
+        }
+
+        let rejection =
+            state.bodyTooLarge
+            ? HTTPError(
+                .payloadTooLarge, "The request body is larger than the \(configuration.maxBodyBytes / 1024) KiB this site accepts.",
+                closeConnection: true) : nil
+        return respond(connection, state: state, rejection: rejection)
+    }
+
+    private func respond(_ connection: OpaquePointer, state: RequestState, rejection: HTTPError?) -> MHD_Result {
+        let request = Request(
+            method: state.method, target: state.target, headers: state.headers, body: state.body,
+            remoteAddress: state.remoteAddress, rejection: rejection)
+        let response = responder.respond(to: request)
+        return Self.queue(response, on: connection, log: log)
+    }
+
+    private static func queue(_ response: Response, on connection: OpaquePointer, log: Logger) -> MHD_Result {
+        let mhdResponse = response.body.withUnsafeBytes { body in
+            MHD_create_response_from_buffer(
+                body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse else { return .NO }
+        defer { MHD_destroy_response(mhdResponse) }
+        for (name, value) in response.headers where MHD_add_response_header(mhdResponse, name, value) != .YES {
+            // Only a header containing CR or LF is refused; never send a half-built response.
+            log.error("refused response header \(name) (invalid characters)")
+            return .NO
+        }
+        return MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
+    }
+
+    private static func headers(of connection: OpaquePointer) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, pointer)
+        }
+        return headers
+    }
+
+    private static func remoteAddress(of connection: OpaquePointer) -> String {
+        guard let info = herald_mhd_connection_info(connection, .CONNECTION_INFO_CLIENT_ADDRESS),
+            let address = info.pointee.client_addr
+        else { return "" }
+        return ListeningSocket.numericHost(address)
+    }
+}
+
+private let collectHeader:
+    @convention(c) (
+        UnsafeMutableRawPointer?, MHD_ValueKind, UnsafePointer<CChar>?, Int, UnsafePointer<CChar>?, Int
+    ) -> MHD_Result = { cls, _, key, keySize, value, valueSize in
+        guard let cls, let key else { return .YES }
+        let headers = cls.assumingMemoryBound(to: HTTPHeaders.self)
+        let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self)
+        let text =
+            value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
+        headers.pointee.add(name, text)
+        return .YES
+    }
+
+extension String {
+    fileprivate func trimmingNewlines() -> String {
+        var result = Substring(self)
+        while result.last == "\n" || result.last == "\r" { result = result.dropLast() }
+        return String(result)
+    }
+}

@@ -1,0 +1,97 @@
+internal import CMicroHTTPD
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+public struct ServerError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// The HTTP server: libmicrohttpd in its internal thread-pool epoll mode, calling
+/// a `Responder` synchronously on its worker threads.
+///
+/// All C interaction lives in this file and `HTTPServer+Callbacks.swift`; the
+/// rest of Herald sees `Request` and `Response` values only.
+public final class HTTPServer: @unchecked Sendable {
+    public let configuration: ServerConfiguration
+    let responder: any Responder
+    let log: Logger
+    let libraryLog: RateLimitedLog
+
+    private var daemon: OpaquePointer?
+    private var listenSocket: Int32 = -1
+    /// Requests between their request line and completion; shutdown waits for them.
+    let requestsInFlight = Atomic<Int>(0)
+    /// The port actually bound (useful with port 0).
+    public private(set) var port = 0
+
+    public init(configuration: ServerConfiguration, responder: any Responder, log: Logger) {
+        self.configuration = configuration
+        self.responder = responder
+        self.log = log
+        self.libraryLog = RateLimitedLog(log: log, linesPerSecond: 5)
+    }
+
+    deinit {
+        if daemon != nil { stopDaemon() }
+    }
+
+    /// Binds the socket and starts the worker threads.
+    public func start() throws {
+        raiseFileDescriptorLimit()
+        listenSocket = try ListeningSocket.bind(host: configuration.host, port: configuration.port)
+        port = ListeningSocket.boundPort(listenSocket)
+
+        // MHD_USE_ITC lets MHD_quiesce_daemon wake the pool threads at shutdown.
+        let flags =
+            MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_ITC.rawValue
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let options: [CVarArg] = [
+            MHD_OPTION.LISTEN_SOCKET.rawValue, listenSocket,
+            MHD_OPTION.THREAD_POOL_SIZE.rawValue, UInt32(configuration.threads),
+            MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(configuration.connectionLimit),
+            MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(configuration.idleTimeoutSeconds),
+            MHD_OPTION.CONNECTION_MEMORY_LIMIT.rawValue, configuration.connectionMemoryBytes,
+            MHD_OPTION.URI_LOG_CALLBACK.rawValue, unsafeBitCast(requestStarted, to: OpaquePointer.self), OpaquePointer(me),
+            MHD_OPTION.NOTIFY_COMPLETED.rawValue, unsafeBitCast(requestCompleted, to: OpaquePointer.self), OpaquePointer(me),
+            MHD_OPTION.EXTERNAL_LOGGER.rawValue, unsafeBitCast(libraryMessage, to: OpaquePointer.self), OpaquePointer(me),
+            MHD_OPTION.END.rawValue,
+        ]
+        daemon = withVaList(options) { arguments in
+            MHD_start_daemon_va(flags, 0, nil, nil, accessHandler, me, arguments)
+        }
+        guard daemon != nil else {
+            close(listenSocket)
+            throw ServerError(description: "libmicrohttpd could not start on \(configuration.host):\(port)")
+        }
+    }
+
+    /// Stops accepting, lets requests in flight finish (up to the grace period), then stops.
+    public func shutdown() {
+        guard let daemon else { return }
+        let socket = MHD_quiesce_daemon(daemon)
+        if socket >= 0 { close(socket) }
+        let deadline = monotonicMicroseconds() + Int64(configuration.shutdownGraceSeconds) * 1_000_000
+        while requestsInFlight.load(ordering: .acquiring) > 0 && monotonicMicroseconds() < deadline {
+            usleep(5_000)
+        }
+        let unfinished = requestsInFlight.load(ordering: .acquiring)
+        if unfinished > 0 { log.warning("shutdown: \(unfinished) request(s) still running after the grace period") }
+        stopDaemon()
+    }
+
+    private func stopDaemon() {
+        MHD_stop_daemon(daemon)
+        daemon = nil
+    }
+
+    /// Idle keep-alive connections each hold a descriptor; the default soft limit (1024) is too low.
+    private func raiseFileDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}

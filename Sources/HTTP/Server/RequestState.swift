@@ -1,0 +1,21 @@
+/// What the server knows about one request while libmicrohttpd feeds it in.
+///
+/// Created when the request line arrives, owned by libmicrohttpd's per-request
+/// pointer, released when the request completes. One connection is served by
+/// one thread at a time, so no locking is needed.
+final class RequestState: @unchecked Sendable {
+    let target: String
+    let startedAt = monotonicMicroseconds()
+    var method = HTTPMethod.get
+    var headers = HTTPHeaders()
+    var remoteAddress = ""
+    var body: [UInt8] = []
+    /// Set once the headers were read and checked (the first access-handler call).
+    var headersChecked = false
+    /// The body went past the cap while streaming in (chunked bodies declare no length).
+    var bodyTooLarge = false
+
+    init(target: String) {
+        self.target = target
+    }
+}

@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How the HTTP server listens and what it tolerates from clients.
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    /// 0 picks a free port; `HTTPServer.port` tells which.
+    public var port = 8080
+    /// libmicrohttpd worker threads, each with its own epoll loop.
+    public var threads = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// Largest request body accepted; a larger declared body is refused with 413 before it is read.
+    public var maxBodyBytes = 64 * 1024
+    /// Per-connection buffer for the request line and headers (libmicrohttpd answers 431/414 past it).
+    public var connectionMemoryBytes = 32 * 1024
+    /// Connections open at once, across all threads.
+    public var connectionLimit = 4000
+    /// An idle connection (no bytes either way) is closed after this many seconds.
+    public var idleTimeoutSeconds = 15
+    /// A request whose body is still arriving after this many seconds is cut off.
+    public var requestDeadlineSeconds = 20
+    /// On SIGINT/SIGTERM, how long in-flight requests get to finish.
+    public var shutdownGraceSeconds = 10
+
+    public init() {}
+}

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Line-oriented logging: one `write(2)` per line, so lines from many threads never interleave.
+///
+/// Never log cookie values, form fields or secrets: callers pass only what is safe to keep.
+public struct Logger: Sendable {
+    public enum Level: Int, Sendable, Comparable, CustomStringConvertible {
+        case debug, info, warning, error
+
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+
+        public var description: String {
+            switch self {
+            case .debug: "debug"
+            case .info: "info"
+            case .warning: "warning"
+            case .error: "error"
+            }
+        }
+    }
+
+    /// Receives finished lines (without the trailing newline).
+    public typealias Sink = @Sendable (Level, String) -> Void
+
+    public let minimumLevel: Level
+    private let sink: Sink
+
+    public init(minimumLevel: Level = .info, sink: @escaping Sink = Logger.standardError) {
+        self.minimumLevel = minimumLevel
+        self.sink = sink
+    }
+
+    /// A logger that drops everything (for tests that don't look at logs).
+    public static let silent = Logger(minimumLevel: .error) { _, _ in }
+
+    public func log(_ level: Level, _ message: @autoclosure () -> String) {
+        guard level >= minimumLevel else { return }
+        sink(level, message())
+    }
+
+    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+
+    /// Writes `2026-11-29T20:01:02Z level message` to standard error.
+    public static let standardError: Sink = { level, message in
+        var line = Array(utcTimestamp().utf8)
+        line.append(UInt8(ascii: " "))
+        line.append(contentsOf: level.description.utf8)
+        line.append(UInt8(ascii: " "))
+        line.append(contentsOf: message.utf8)
+        line.append(UInt8(ascii: "\n"))
+        line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+/// The current UTC time as `YYYY-MM-DDTHH:MM:SSZ`, without Foundation's formatters.
+public func utcTimestamp(_ seconds: Int = Int(time(nil))) -> String {
+    var t = time_t(seconds)
+    var parts = tm()
+    gmtime_r(&t, &parts)
+    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    return
+        "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+}
+
+/// Monotonic time in microseconds, for durations.
+@inline(__always)
+public func monotonicMicroseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+}
