@@ -1,1 +1,4 @@
-print("herald")
+import Foundation
+import Herald
+
+exit(HeraldMain.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

@@ -107,6 +107,7 @@ import TestSupport
         "Content-Length: 5\r\nContent-Length: 5\r\n",
         "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n",
         "Transfer-Encoding: chunked\r\nContent-Length: 5\r\n",
+        "Host: other\r\nContent-Length: 5\r\n",
     ])
     func ambiguousFramingIs400AndCloses(framing: String) throws {
         let fixture = try ServerFixture()

@@ -45,7 +45,10 @@ public final class TestClient {
     public func request(
         _ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8] = []
     ) throws -> TestResponse {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\n"
+        if !(defaultHeaders + headers).contains(where: { $0.0.lowercased() == "host" }) {
+            head += "Host: 127.0.0.1:\(port)\r\n"
+        }
         for (name, value) in defaultHeaders + headers { head += "\(name): \(value)\r\n" }
         if !cookies.isEmpty {
             head += "Cookie: " + cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")

@@ -1,10 +1,13 @@
-/// Checks on how a request's body is delimited, made before any of it is read.
+/// Checks on how a request is framed, made before any of its body is read.
 enum RequestFraming {
     /// Refuses what a proxy in front of us might read differently (request smuggling):
     /// two `Content-Length` headers, or `Content-Length` together with
     /// `Transfer-Encoding`. libmicrohttpd 0.9.75 accepts both. Also refuses a
     /// declared body larger than `maxBodyBytes` (413) so it is never read.
     static func check(_ headers: HTTPHeaders, maxBodyBytes: Int) -> HTTPError? {
+        if headers.values(for: "Host").count > 1 {
+            return HTTPError(.badRequest, "The request has more than one Host header.", closeConnection: true)
+        }
         let lengths = headers.values(for: "Content-Length")
         let hasTransferEncoding = headers.contains("Transfer-Encoding")
         if lengths.count > 1 || (lengths.count == 1 && hasTransferEncoding) {

@@ -1,0 +1,33 @@
+# Herald — the two commands:
+#   make run    install what is missing, build release, serve http://127.0.0.1:8080 with demo content
+#   make test   run the whole test suite (what CI runs)
+
+SHELL := /bin/bash
+APT_PACKAGES := libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev pkg-config
+HOST ?= 127.0.0.1
+PORT ?= 8080
+DATA ?= ./data
+
+.PHONY: run test deps build release format bench-templates
+
+run: deps release
+	./.build/release/herald serve --host $(HOST) --port $(PORT) --data $(DATA)
+
+test: deps
+	swift build --build-tests
+	swift test --skip-build --parallel
+
+deps:
+	@./scripts/install-deps.sh $(APT_PACKAGES)
+
+build:
+	swift build
+
+release:
+	swift build -c release --product herald
+
+format:
+	swift format --in-place --recursive Sources Tests Benchmarks Package.swift
+
+bench-templates:
+	./Benchmarks/templates.sh

@@ -1,0 +1,94 @@
+/// What the command line asked for.
+public enum Command: Sendable, Equatable {
+    case serve
+    case importFeeds(files: [String])
+    case help
+}
+
+public struct UsageError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Parses `herald serve …` / `herald import …` plus `HERALD_*` environment variables.
+public enum CommandLineArguments {
+    public static let usage = """
+        usage: herald serve [--host 127.0.0.1] [--port 8080] [--data ./data] [--root .] [--dev] [--no-demo] [--threads N]
+               herald import [--data ./data] FILE…    (Atom, RSS 2.0 or JSON Feed; '-' reads stdin)
+
+        environment: HERALD_HOST, HERALD_PORT, HERALD_DATA, HERALD_ROOT, HERALD_THREADS, HERALD_BASE_URL,
+                     HERALD_ACCESS_LOG=off, HERALD_SECRET, HERALD_PREVIOUS_SECRETS (see README)
+        """
+
+    public static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> (
+        Command, Configuration
+    ) {
+        var configuration = Configuration()
+        try applyEnvironment(environment, to: &configuration)
+
+        var remaining = arguments[...]
+        guard let verb = remaining.popFirst() else { return (.help, configuration) }
+        var files: [String] = []
+        while let argument = remaining.popFirst() {
+            func value() throws(UsageError) -> String {
+                guard let next = remaining.popFirst() else { throw UsageError(description: "\(argument) needs a value") }
+                return next
+            }
+            switch argument {
+            case "--host": configuration.host = try value()
+            case "--port": configuration.port = try port(try value())
+            case "--data": configuration.dataDirectory = try value()
+            case "--root": configuration.rootDirectory = try value()
+            case "--threads": configuration.threads = try positive(try value(), name: "--threads")
+            case "--dev": configuration.developmentMode = true
+            case "--no-demo": configuration.loadDemoContent = false
+            case "-h", "--help": return (.help, configuration)
+            case "-": files.append(argument)
+            default:
+                if argument.hasPrefix("-") { throw UsageError(description: "unknown option \(argument)") }
+                files.append(argument)
+            }
+        }
+        switch verb {
+        case "serve":
+            guard files.isEmpty else { throw UsageError(description: "serve takes no file arguments") }
+            return (.serve, configuration)
+        case "import":
+            guard !files.isEmpty else { throw UsageError(description: "import needs at least one FILE (or '-')") }
+            return (.importFeeds(files: files), configuration)
+        case "help", "-h", "--help":
+            return (.help, configuration)
+        default:
+            throw UsageError(description: "unknown command \(verb)")
+        }
+    }
+
+    private static func applyEnvironment(_ environment: [String: String], to configuration: inout Configuration)
+        throws(UsageError)
+    {
+        if let host = environment["HERALD_HOST"] { configuration.host = host }
+        if let value = environment["HERALD_PORT"] { configuration.port = try port(value) }
+        if let data = environment["HERALD_DATA"] { configuration.dataDirectory = data }
+        if let root = environment["HERALD_ROOT"] { configuration.rootDirectory = root }
+        if let value = environment["HERALD_THREADS"] {
+            configuration.threads = try positive(value, name: "HERALD_THREADS")
+        }
+        if let base = environment["HERALD_BASE_URL"], !base.isEmpty {
+            configuration.baseURL = base.hasSuffix("/") ? String(base.dropLast()) : base
+        }
+        if environment["HERALD_ACCESS_LOG"] == "off" { configuration.accessLog = false }
+    }
+
+    private static func port(_ text: String) throws(UsageError) -> Int {
+        guard let port = Int(text), (0...65535).contains(port) else {
+            throw UsageError(description: "port must be 0…65535, not \(text)")
+        }
+        return port
+    }
+
+    private static func positive(_ text: String, name: String) throws(UsageError) -> Int {
+        guard let number = Int(text), number > 0, number <= 256 else {
+            throw UsageError(description: "\(name) must be a number from 1 to 256, not \(text)")
+        }
+        return number
+    }
+}

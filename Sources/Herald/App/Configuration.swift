@@ -1,0 +1,39 @@
+import HTTP
+
+/// Everything Herald can be told at start-up, from flags and the environment.
+/// Flags win over environment variables; both win over the defaults here.
+public struct Configuration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Holds the SQLite database and, unless `HERALD_SECRET` is set, the generated key file.
+    public var dataDirectory = "./data"
+    /// Where `Templates/`, `Public/` and `Content/` are found (the checkout, by default the working directory).
+    public var rootDirectory = "."
+    /// Re-read templates when their files change.
+    public var developmentMode = false
+    /// Fill an empty database with the bundled demo articles.
+    public var loadDemoContent = true
+    /// libmicrohttpd worker threads (default: one per core).
+    public var threads = ServerConfiguration().threads
+    /// Largest accepted request body.
+    public var maxBodyBytes = 64 * 1024
+    /// Absolute base URL for the Atom feed (`https://news.example`); else taken from the request's Host.
+    public var baseURL: String?
+    /// Log every request (one line each) to standard error.
+    public var accessLog = true
+
+    public init() {}
+
+    public var templatesDirectory: String { rootDirectory + "/Templates" }
+    public var publicDirectory: String { rootDirectory + "/Public" }
+    public var contentDirectory: String { rootDirectory + "/Content" }
+
+    var serverConfiguration: ServerConfiguration {
+        var server = ServerConfiguration()
+        server.host = host
+        server.port = port
+        server.threads = threads
+        server.maxBodyBytes = maxBodyBytes
+        return server
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import HTTP
+
+/// The command line's entry point: `herald serve`, `herald import`.
+public enum HeraldMain {
+    /// Runs the command and returns the process exit status.
+    public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        let log = Logger()
+        let command: Command
+        let configuration: Configuration
+        do {
+            (command, configuration) = try CommandLineArguments.parse(arguments, environment: environment)
+        } catch {
+            printError("herald: \(error)\n\n\(CommandLineArguments.usage)")
+            return 2
+        }
+        switch command {
+        case .help:
+            print(CommandLineArguments.usage)
+            return 0
+        case .serve:
+            return serve(configuration, log: log)
+        case .importFeeds(let files):
+            return FeedImportCommand.run(files: files, configuration: configuration)
+        }
+    }
+
+    /// Serves until SIGINT or SIGTERM, then drains requests in flight and exits 0.
+    static func serve(_ configuration: Configuration, log: Logger) -> Int32 {
+        // Before any thread exists, so that every thread inherits the blocked signals.
+        Signals.prepare()
+        let app: HeraldApp
+        let server: HTTPServer
+        do {
+            app = try HeraldApp(configuration: configuration, log: log)
+            server = HTTPServer(configuration: configuration.serverConfiguration, responder: app.responder, log: log)
+            try server.start()
+        } catch {
+            printError("herald: cannot start: \(error)")
+            return 1
+        }
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        // Unbuffered, so a parent process reading our stdout sees the line at once.
+        FileHandle.standardOutput.write(Data("listening on http://\(host):\(server.port)\n".utf8))
+
+        let signal = Signals.waitForTermination()
+        log.info("received signal \(signal): finishing requests in flight")
+        server.shutdown()
+        app.database.close()
+        log.info("stopped")
+        return 0
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}

@@ -1,0 +1,57 @@
+import HTTP
+import Mustache
+
+/// The reading pages: the front page and each article's page.
+struct ArticlesController: Sendable {
+    static let pageSize = 20
+    /// `?page=` beyond this is refused (400) before any query runs: OFFSET costs grow with depth.
+    static let maximumPage = 50_000
+
+    let articles: ArticleStore
+    let views: Views
+
+    func addRoutes(to router: inout Router<RequestContext>) {
+        router.get("/") { request, context in try frontPage(request, context) }
+        router.get("/articles/:slug") { request, context in try articlePage(request, context) }
+    }
+
+    func frontPage(_ request: Request, _ context: RequestContext) throws -> Response {
+        let number = try Self.pageNumber(request.query["page"])
+        let (items, hasOlder) = try articles.page(number, size: Self.pageSize)
+        if items.isEmpty && number > 1 {
+            throw HTTPError(.notFound, "There is no page \(number): the front page has fewer articles than that.")
+        }
+        let model: [String: MustacheValue] = [
+            "articles": .list(items.map { .object(ArticleSummaryView(article: $0)) }),
+            "has_articles": .bool(!items.isEmpty),
+            "has_pager": .bool(number > 1 || hasOlder),
+            "page": .int(number),
+            "newer_url": number > 1 ? .string(number == 2 ? "/" : "/?page=\(number - 1)") : .null,
+            "older_url": hasOlder ? .string("/?page=\(number + 1)") : .null,
+        ]
+        let title = number == 1 ? "Latest news" : "Latest news, page \(number)"
+        return try views.page("front", title: title, model: model, context: context)
+    }
+
+    func articlePage(_ request: Request, _ context: RequestContext) throws -> Response {
+        guard let slug = request.parameters["slug"], let article = try articles.article(slug: slug) else {
+            throw HTTPError(.notFound, "We could not find that article. It may have been moved or removed.")
+        }
+        let model: [String: MustacheValue] = ["article": .object(ArticlePageView(article: article))]
+        return try views.page("article", title: article.title, model: model, context: context)
+    }
+
+    /// `?page=N`: absent means 1; otherwise decimal digits only, N ≥ 1 (SPEC: anything else is 400).
+    static func pageNumber(_ text: String?) throws(HTTPError) -> Int {
+        guard let text else { return 1 }
+        guard !text.isEmpty, text.utf8.count <= 9, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+            let number = Int(text), number >= 1
+        else {
+            throw HTTPError(.badRequest, "The page number must be a whole number of 1 or more.")
+        }
+        guard number <= maximumPage else {
+            throw HTTPError(.badRequest, "The page number is too large; the archive goes back \(maximumPage) pages.")
+        }
+        return number
+    }
+}

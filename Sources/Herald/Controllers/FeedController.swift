@@ -1,0 +1,51 @@
+import HTTP
+import Mustache
+
+/// `GET /feed.atom`: an Atom 1.0 feed of the newest articles, with absolute URLs.
+struct FeedController: Sendable {
+    static let entryCount = 50
+
+    let articles: ArticleStore
+    let views: Views
+    /// A configured base URL wins; otherwise the URL is built from the request's Host.
+    let baseURL: String?
+
+    func addRoutes(to router: inout Router<RequestContext>) {
+        router.get("/feed.atom") { request, _ in try feed(request) }
+    }
+
+    func feed(_ request: Request) throws -> Response {
+        let base = baseURL ?? Self.baseURL(fromHost: request.headers["Host"])
+        let newest = try articles.newest(limit: Self.entryCount)
+        let entries: [MustacheValue] = newest.map { article in
+            [
+                "id": "\(base)\(ArticlePaths.article(article.slug))",
+                "url": "\(base)\(ArticlePaths.article(article.slug))",
+                "title": article.title, "summary": article.summary, "author": article.author,
+                "section": article.section.isEmpty ? MustacheValue.null : .string(article.section),
+                "published": DateText.rfc3339(article.publishedAt),
+                // Atom `type="html"` content is HTML carried as text: escaped once here as HTML,
+                // and once more by the template as XML.
+                "content_html": article.paragraphs.map { "<p>" + escapeHTML($0) + "</p>" }.joined(),
+            ]
+        }
+        let model: [String: MustacheValue] = [
+            "site_name": .string(Views.siteName), "base_url": .string(base), "feed_url": .string(base + "/feed.atom"),
+            "updated": .string(DateText.rfc3339(newest.first?.publishedAt ?? 0)), "entries": .list(entries),
+        ]
+        return try views.document("feed", model: model, contentType: "application/atom+xml; charset=utf-8")
+    }
+
+    /// `http://` + the Host header when it is a plain host[:port]; anything odd falls back to
+    /// localhost so that a forged Host cannot inject markup or another scheme into the feed.
+    static func baseURL(fromHost host: String?) -> String {
+        guard let host, !host.isEmpty, host.utf8.count <= 255,
+            host.utf8.allSatisfy({ byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
+                    || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
+            })
+        else { return "http://localhost" }
+        return "http://\(host)"
+    }
+}

@@ -1,0 +1,49 @@
+import Mustache
+
+/// How an article appears in templates: on the front page, on its own page, in the feed.
+struct ArticleSummaryView: MustacheObject {
+    let article: Article
+
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "title": .string(article.title)
+        case "slug": .string(article.slug)
+        case "url": .string(ArticlePaths.article(article.slug))
+        case "summary": .string(article.summary)
+        case "author": .string(article.author)
+        case "section": article.section.isEmpty ? .null : .string(article.section)
+        case "date_iso": .string(DateText.rfc3339(article.publishedAt))
+        case "date_text": .string(DateText.long(article.publishedAt))
+        case "like_count": .int(article.likeCount)
+        case "like_label": .string(article.likeCount == 1 ? "like" : "likes")
+        case "comment_count": .int(article.commentCount)
+        default: nil
+        }
+    }
+}
+
+/// The article page adds the body, as paragraphs, and the like form.
+struct ArticlePageView: MustacheObject {
+    let article: Article
+    private let summary: ArticleSummaryView
+
+    init(article: Article) {
+        self.article = article
+        self.summary = ArticleSummaryView(article: article)
+    }
+
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "paragraphs": .list(article.paragraphs.map(MustacheValue.string))
+        case "like_action": .string(ArticlePaths.like(article.slug))
+        default: summary.value(forKey: key)
+        }
+    }
+}
+
+/// URL paths for articles, in one place. Slugs are ASCII (see `Slug`), so they need no encoding.
+enum ArticlePaths {
+    static func article(_ slug: String) -> String { "/articles/\(slug)" }
+    static func like(_ slug: String) -> String { "/articles/\(slug)/like" }
+    static func unlike(_ slug: String) -> String { "/articles/\(slug)/unlike" }
+}

@@ -1,0 +1,51 @@
+import HTTP
+import Mustache
+
+/// Renders pages: a template from `Templates/` inside the shared layout, with the
+/// layout's data (site name, the reader, the flash) added to the page's own model.
+///
+/// Templates receive plain view models (`MustacheValue`), never rows or requests.
+public struct Views: Sendable {
+    public static let siteName = "Herald"
+
+    private let library: TemplateLibrary
+
+    /// Loads and compiles every template; a broken one throws with its file, line and column.
+    public init(directory: String, reloadOnChange: Bool) throws {
+        library = try TemplateLibrary(directory: directory, reloadOnChange: reloadOnChange)
+    }
+
+    /// A full HTML page.
+    public func page(
+        _ template: String, title: String, model: [String: MustacheValue] = [:], context: RequestContext,
+        status: HTTPStatus = .ok
+    ) throws -> Response {
+        var values = model
+        values["site_name"] = .string(Self.siteName)
+        values["page_title"] = .string(title)
+        values["reader_name"] = context.readerName.map(MustacheValue.string) ?? .null
+        values["flash"] = context.flash.map(MustacheValue.string) ?? .null
+        var body: [UInt8] = []
+        body.reserveCapacity(8192)
+        try library.render(template, .dictionary(MustacheDictionary(values)), into: &body)
+        return .html(body, status: status)
+    }
+
+    /// Any non-HTML document rendered from a template (the Atom feed).
+    public func document(_ template: String, model: [String: MustacheValue], contentType: String) throws -> Response {
+        var body: [UInt8] = []
+        try library.render(template, .dictionary(MustacheDictionary(model)), into: &body)
+        return Response(status: .ok, headers: HTTPHeaders([("Content-Type", contentType)]), body: body)
+    }
+
+    /// The error page for `error`. Never throws: if the template itself fails, a plain page is sent.
+    public func errorPage(_ error: HTTPError, context: RequestContext) -> Response {
+        let model: [String: MustacheValue] = [
+            "status": .int(error.status.code), "reason": .string(error.status.reason), "message": .string(error.message),
+        ]
+        if let page = try? page("error", title: error.status.reason, model: model, context: context, status: error.status) {
+            return page
+        }
+        return .text("\(error.status.code) \(error.status.reason)\n\n\(error.message)\n", status: error.status)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import HTTP
+import Testing
+import TestSupport
+
+@testable import Herald
+
+@Suite struct NewsPagesTests {
+    @Test func healthz() throws {
+        let app = try TestApp()
+        let response = try app.client().get("/healthz")
+        #expect(response.status == 200)
+        #expect(response.text == "ok")
+    }
+
+    @Test func frontPageListsNewestFirstWithLikeCounts() throws {
+        let app = try TestApp()
+        let response = try app.client().get("/")
+        #expect(response.status == 200)
+        #expect(response["Content-Type"] == "text/html; charset=utf-8")
+        let html = response.text
+        #expect(html.contains("<title>Latest news — Herald</title>"))
+        #expect(occurrences(of: "class=\"story\"", in: html) == ArticlesController.pageSize)
+        #expect(occurrences(of: "data-like-count=\"0\">0</span>", in: html) == ArticlesController.pageSize)
+        let dates = matches(of: #"<time datetime="([^"]+)""#, in: html)
+        #expect(dates == dates.sorted(by: >), "newest first")
+        #expect(html.contains("href=\"/?page=2\""))
+        #expect(!html.contains("Newer"))
+    }
+
+    @Test func paginationEdges() throws {
+        let app = try TestApp()
+        let client = app.client()
+        let second = try client.get("/?page=2")
+        #expect(second.status == 200)
+        #expect(second.text.contains("href=\"/\""))
+        // 50 demo articles: page 3 is the last (10 articles), page 4 is past the end.
+        let third = try client.get("/?page=3")
+        #expect(third.status == 200)
+        #expect(occurrences(of: "class=\"story\"", in: third.text) == 10)
+        #expect(!third.text.contains("Older"))
+        #expect(try client.get("/?page=4").status == 404)
+        for bad in ["0", "-1", "abc", "1.5", "", "+2", "%20", "99999999999999999999", "2x"] {
+            #expect(try client.get("/?page=\(bad)").status == 400, "page=\(bad)")
+        }
+        #expect(try client.get("/?page=01").status == 200)
+    }
+
+    @Test func emptySiteShowsAnEmptyFrontPage() throws {
+        let app = try TestApp(demo: false)
+        let response = try app.client().get("/")
+        #expect(response.status == 200)
+        #expect(response.text.contains("There are no articles yet"))
+        #expect(try app.client().get("/?page=2").status == 404)
+    }
+
+    @Test func articlePage() throws {
+        let app = try TestApp()
+        let (articles, _) = try app.app.articles.page(1, size: 1)
+        let article = try #require(articles.first)
+        let response = try app.client().get("/articles/\(article.slug)")
+        #expect(response.status == 200)
+        let html = response.text
+        #expect(html.contains("data-like-count=\"0\""))
+        #expect(occurrences(of: "action=\"/articles/\(article.slug)/like\"", in: html) == 1)
+        #expect(html.contains("method=\"post\""))
+        #expect(html.contains("<button type=\"submit\""))
+        #expect(html.contains("href=\"/\""))
+        #expect(html.contains("<time datetime=\""))
+        let full = try #require(try app.app.articles.article(slug: article.slug))
+        #expect(occurrences(of: "<p>", in: html) >= full.paragraphs.count)
+    }
+
+    @Test func unknownArticleIsARealNotFoundPage() throws {
+        let app = try TestApp()
+        let response = try app.client().get("/articles/no-such-article")
+        #expect(response.status == 404)
+        #expect(response.text.contains("<main"))
+        #expect(response.text.contains("Not Found"))
+    }
+
+    @Test func textFromTheDatabaseIsEscaped() throws {
+        let app = try TestApp(demo: false)
+        _ = try app.app.articles.importArticles([
+            IncomingArticle(
+                sourceID: "x1", title: "<script>alert(\"x\")</script> & 'friends'", summary: "<b>bold</b>",
+                body: "<img src=x onerror=alert(1)>\n\nSecond & last", author: "A <b>", section: "world",
+                publishedAt: 1_700_000_000)
+        ])
+        let client = app.client()
+        let front = try client.get("/").text
+        #expect(!front.contains("<script>alert"))
+        #expect(front.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;friends&#39;"))
+        let slug = try #require(try app.app.articles.page(1, size: 1).articles.first?.slug)
+        let page = try client.get("/articles/\(slug)").text
+        #expect(!page.contains("<img src=x"))
+        #expect(page.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        #expect(!page.contains("<b>bold</b>"))
+    }
+
+    @Test func atomFeedParsesBack() throws {
+        let app = try TestApp()
+        let response = try app.client().get("/feed.atom", headers: [("Host", "news.example:8080")])
+        #expect(response.status == 200)
+        #expect(response["Content-Type"] == "application/atom+xml; charset=utf-8")
+        let entries = try FeedParser.parse(response.body, name: "feed.atom")
+        #expect(entries.count == FeedController.entryCount)
+        let first = try #require(entries.first)
+        #expect(first.sourceID.hasPrefix("http://news.example:8080/articles/"))
+        let newest = try #require(try app.app.articles.newest(limit: 1).first)
+        #expect(first.title == newest.title)
+        #expect(first.body == newest.paragraphs.joined(separator: "\n\n"))
+        #expect(first.publishedAt == newest.publishedAt)
+    }
+
+    @Test func forgedHostCannotInjectIntoTheFeed() throws {
+        #expect(FeedController.baseURL(fromHost: "evil\"><x") == "http://localhost")
+        #expect(FeedController.baseURL(fromHost: "news.example") == "http://news.example")
+        #expect(FeedController.baseURL(fromHost: nil) == "http://localhost")
+    }
+
+    @Test func staticStylesheetIsServed() throws {
+        let app = try TestApp(demo: false)
+        let response = try app.client().get("/static/css/herald.css", headers: [("Accept-Encoding", "gzip")])
+        #expect(response.status == 200)
+        #expect(response["Content-Encoding"] == "gzip")
+        #expect(response["Content-Type"] == "text/css; charset=utf-8")
+    }
+
+    @Test func pagesAreGzippedWhenAccepted() throws {
+        let app = try TestApp()
+        let response = try app.client().get("/", headers: [("Accept-Encoding", "gzip")])
+        #expect(response["Content-Encoding"] == "gzip")
+        let html = String(decoding: try #require(Gzip.decompress(response.body)), as: UTF8.self)
+        #expect(html.contains("data-like-count"))
+    }
+}
+
+func occurrences(of needle: String, in haystack: String) -> Int {
+    haystack.components(separatedBy: needle).count - 1
+}
+
+func matches(of pattern: String, in text: String) -> [String] {
+    guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
+    let range = NSRange(text.startIndex..., in: text)
+    return regex.matches(in: text, range: range).compactMap { match in
+        Range(match.range(at: 1), in: text).map { String(text[$0]) }
+    }
+}

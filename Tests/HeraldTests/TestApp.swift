@@ -1,0 +1,39 @@
+import Foundation
+import HTTP
+import TestSupport
+
+@testable import Herald
+
+/// The whole Herald app on a fresh data directory, served by the real server on an
+/// ephemeral loopback port.
+final class TestApp {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    let app: HeraldApp
+    let server: HTTPServer
+    let dataDirectory: String
+    var port: Int { server.port }
+
+    init(demo: Bool = true, configure: (inout Configuration) -> Void = { _ in }) throws {
+        dataDirectory = try makeTemporaryDirectory()
+        var configuration = Configuration()
+        configuration.port = 0
+        configuration.threads = 2
+        configuration.dataDirectory = dataDirectory
+        configuration.rootDirectory = Self.repositoryRoot
+        configuration.loadDemoContent = demo
+        configure(&configuration)
+        app = try HeraldApp(configuration: configuration, log: .silent)
+        server = HTTPServer(configuration: configuration.serverConfiguration, responder: app.responder, log: .silent)
+        try server.start()
+    }
+
+    func client() -> TestClient { TestClient(port: port) }
+
+    deinit {
+        server.shutdown()
+        app.database.close()
+        removeDirectory(dataDirectory)
+    }
+}
