@@ -30,6 +30,12 @@ final class ServerFixture {
             usleep(400_000)
             return .text("finally")
         }
+        // A slow route answered on its own pool (as password hashing is), one job at a time.
+        let slowPool = WorkerPool(name: "test-slow", threads: 1, queueLimit: 1)
+        router.add(.get, "/pooled", on: slowPool) { _, _ in
+            usleep(500_000)
+            return .text("pooled")
+        }
         router.get("/crash") { _, _ in throw TestClientError("secret internal detail") }
         router.get("/static/*path") { request, _ in
             try staticFiles.response(for: request.pathSegments.dropFirst().map { $0 }, request: request)

@@ -209,6 +209,27 @@ import TestSupport
         #expect(Date().timeIntervalSince(started) < 4)
     }
 
+    @Test func pooledRoutesDoNotBlockOtherRequestsAndRefuseWhenFull() throws {
+        let fixture = try ServerFixture { $0.threads = 1 }
+        // Two pooled requests: one runs, one waits in the single queue place.
+        let first = try RawHTTPConnection(port: fixture.port)
+        try first.send("GET /pooled HTTP/1.1\r\nHost: x\r\n\r\n")
+        usleep(50_000)
+        let second = try RawHTTPConnection(port: fixture.port)
+        try second.send("GET /pooled HTTP/1.1\r\nHost: x\r\n\r\n")
+        usleep(50_000)
+        // The only server thread is free: a page is answered while both wait.
+        let started = Date()
+        #expect(try TestClient(port: fixture.port).get("/hello").status == 200)
+        #expect(Date().timeIntervalSince(started) < 0.3)
+        // A third pooled request finds the queue full: 503 at once, with Retry-After.
+        let third = try TestClient(port: fixture.port).get("/pooled")
+        #expect(third.status == 503)
+        #expect(third["Retry-After"] != nil)
+        #expect(try first.readResponse().text == "pooled")
+        #expect(try second.readResponse().text == "pooled")
+    }
+
     @Test func gracefulShutdownFinishesInFlightRequest() throws {
         let fixture = try ServerFixture()
         let connection = try RawHTTPConnection(port: fixture.port)

@@ -1,6 +1,13 @@
 /// What the server calls for every request.
 public protocol Responder: Sendable {
     func respond(to request: Request) -> Response
+    /// The pool a request must be answered on, when its route declared one (slow work such
+    /// as password hashing); nil answers it on the server thread that received it.
+    func workerPool(for request: Request) -> WorkerPool?
+}
+
+extension Responder {
+    public func workerPool(for request: Request) -> WorkerPool? { nil }
 }
 
 /// A middleware chain in front of a router, as one `Responder`.
@@ -8,6 +15,7 @@ public protocol Responder: Sendable {
 /// The chain is composed once at start-up into nested closures, so a request
 /// pays one indirect call per middleware and nothing more.
 public struct Application<Context>: Responder {
+    private let router: Router<Context>
     private let makeContext: @Sendable (Request) -> Context
     private let entry: @Sendable (Request, inout Context) throws -> Response
 
@@ -17,6 +25,7 @@ public struct Application<Context>: Responder {
         makeContext: @escaping @Sendable (Request) -> Context
     ) {
         self.makeContext = makeContext
+        self.router = router
         var entry: @Sendable (Request, inout Context) throws -> Response = { request, context in
             try router.dispatch(request, context: &context)
         }
@@ -25,6 +34,10 @@ public struct Application<Context>: Responder {
             entry = { request, context in try step.handle(request, context: &context, next: inner) }
         }
         self.entry = entry
+    }
+
+    public func workerPool(for request: Request) -> WorkerPool? {
+        request.rejection == nil ? router.workerPool(for: request) : nil
     }
 
     public func respond(to request: Request) -> Response {

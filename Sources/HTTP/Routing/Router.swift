@@ -18,27 +18,37 @@ public struct Router<Context>: Sendable {
         let method: HTTPMethod
         let segments: [Segment]
         let handler: Handler<Context>
+        let pool: WorkerPool?
     }
 
     private var routes: [Route] = []
 
     public init() {}
 
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler<Context>) {
+    /// Adds a route. With `pool`, the whole request (middleware included) is answered on
+    /// that pool's threads while the connection waits, suspended.
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, on pool: WorkerPool? = nil, _ handler: @escaping Handler<Context>
+    ) {
         let segments: [Segment] = pattern.split(separator: "/", omittingEmptySubsequences: true).map { piece in
             if piece.hasPrefix(":") { return .parameter(String(piece.dropFirst())) }
             if piece.hasPrefix("*") { return .rest(String(piece.dropFirst())) }
             return .literal(String(piece))
         }
-        routes.append(Route(method: method, segments: segments, handler: handler))
+        routes.append(Route(method: method, segments: segments, handler: handler, pool: pool))
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping Handler<Context>) {
         add(.get, pattern, handler)
     }
 
-    public mutating func post(_ pattern: String, _ handler: @escaping Handler<Context>) {
-        add(.post, pattern, handler)
+    public mutating func post(_ pattern: String, on pool: WorkerPool? = nil, _ handler: @escaping Handler<Context>) {
+        add(.post, pattern, on: pool, handler)
+    }
+
+    /// The pool of the route that would answer `request`, if it declared one.
+    public func workerPool(for request: Request) -> WorkerPool? {
+        routes.first { $0.method == request.method && Self.match($0.segments, request.pathSegments) != nil }?.pool
     }
 
     /// Finds the handler for `request` and fills in its route parameters.

@@ -111,11 +111,38 @@ extension HTTPServer {
     }
 
     private func respond(_ connection: OpaquePointer, state: RequestState, rejection: HTTPError?) -> MHD_Result {
-        let request = Request(
+        if let response = state.deferredResponse {
+            // Called again after the worker pool resumed the connection.
+            return Self.queue(response, on: connection, log: log)
+        }
+        var request = Request(
             method: state.method, target: state.target, headers: state.headers, body: state.body,
             remoteAddress: state.remoteAddress, rejection: rejection)
-        let response = responder.respond(to: request)
-        return Self.queue(response, on: connection, log: log)
+        if let pool = responder.workerPool(for: request) {
+            if pool.reserve() {
+                answerOnPool(pool, request, state: state, connection: SuspendedConnection(pointer: connection))
+                return .YES
+            }
+            var headers = HTTPHeaders()
+            headers.add("Retry-After", "2")
+            request.rejection = HTTPError(
+                .serviceUnavailable, "Too many people are logging in right now. Please try again in a moment.",
+                headers: headers)
+        }
+        return Self.queue(responder.respond(to: request), on: connection, log: log)
+    }
+
+    /// Suspends the connection, answers on the pool, then resumes: libmicrohttpd calls the
+    /// access handler once more and the stored response is queued there.
+    private func answerOnPool(
+        _ pool: WorkerPool, _ request: Request, state: RequestState, connection: SuspendedConnection
+    ) {
+        MHD_suspend_connection(connection.pointer)
+        let responder = self.responder
+        pool.run {
+            state.deferredResponse = responder.respond(to: request)
+            MHD_resume_connection(connection.pointer)
+        }
     }
 
     private static func queue(_ response: Response, on connection: OpaquePointer, log: Logger) -> MHD_Result {
@@ -161,6 +188,12 @@ private let collectHeader:
         headers.pointee.add(name, text)
         return .YES
     }
+
+/// A connection handed to a pool thread. libmicrohttpd allows resuming from any thread,
+/// and the connection is not touched by its own thread while suspended.
+private struct SuspendedConnection: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
 
 extension String {
     fileprivate func trimmingNewlines() -> String {

@@ -44,9 +44,11 @@ public final class HTTPServer: @unchecked Sendable {
         listenSocket = try ListeningSocket.bind(host: configuration.host, port: configuration.port)
         port = ListeningSocket.boundPort(listenSocket)
 
-        // MHD_USE_ITC lets MHD_quiesce_daemon wake the pool threads at shutdown.
+        // MHD_USE_ITC lets MHD_quiesce_daemon wake the pool threads at shutdown; suspend/resume
+        // lets slow routes (password hashing) be answered on a worker pool.
         let flags =
             MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_ITC.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue
         let me = Unmanaged.passUnretained(self).toOpaque()
         let options: [CVarArg] = [
             MHD_OPTION.LISTEN_SOCKET.rawValue, listenSocket,

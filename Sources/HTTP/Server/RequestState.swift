@@ -14,6 +14,8 @@ final class RequestState: @unchecked Sendable {
     var headersChecked = false
     /// The body went past the cap while streaming in (chunked bodies declare no length).
     var bodyTooLarge = false
+    /// The answer computed on a worker pool while the connection was suspended.
+    var deferredResponse: Response?
 
     init(target: String) {
         self.target = target

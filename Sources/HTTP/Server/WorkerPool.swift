@@ -1,0 +1,65 @@
+import Foundation
+
+/// A small, bounded pool of threads for slow work (argon2id password hashing) that
+/// must not run on the threads that serve pages.
+///
+/// Bounded twice: `threads` jobs run at once, and at most `queueLimit` wait. When the
+/// queue is full `submit` refuses at once, so a burst is answered with 503 instead of
+/// piling up memory-hungry jobs.
+public final class WorkerPool: @unchecked Sendable {
+    public let name: String
+    public let threads: Int
+    public let queueLimit: Int
+    /// Guards `waiting`; threads sleep on it while there is nothing to do.
+    private let condition = NSCondition()
+    private var waiting: [@Sendable () -> Void] = []
+    /// Places promised by `reserve()` but not yet filled by `run(_:)`.
+    private var reserved = 0
+
+    public init(name: String, threads: Int, queueLimit: Int) {
+        self.name = name
+        self.threads = max(1, threads)
+        self.queueLimit = max(0, queueLimit)
+        for index in 0..<self.threads {
+            let thread = Thread { [self] in run() }
+            thread.name = "\(name)-\(index)"
+            thread.start()
+        }
+    }
+
+    /// Queues `work`; false when `queueLimit` jobs are already waiting (the caller answers 503).
+    public func submit(_ work: @escaping @Sendable () -> Void) -> Bool {
+        guard reserve() else { return false }
+        run(work)
+        return true
+    }
+
+    /// Promises a place in the queue, so a caller can prepare (suspend a connection) knowing
+    /// that the following `run(_:)` cannot be refused. False when the queue is full.
+    public func reserve() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard waiting.count + reserved < queueLimit else { return false }
+        reserved += 1
+        return true
+    }
+
+    /// Queues `work` in a place taken by `reserve()`.
+    public func run(_ work: @escaping @Sendable () -> Void) {
+        condition.lock()
+        defer { condition.unlock() }
+        reserved = max(0, reserved - 1)
+        waiting.append(work)
+        condition.signal()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while waiting.isEmpty { condition.wait() }
+            let job = waiting.removeFirst()
+            condition.unlock()
+            job()
+        }
+    }
+}
