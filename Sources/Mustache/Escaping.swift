@@ -28,7 +28,9 @@ enum HTMLEscaping {
 
     /// Writes the escaped form of `source` to `destination`, which must have room for
     /// `maxExpansion` bytes per source byte, and returns how many bytes it wrote.
-    static func escape(_ source: UnsafeBufferPointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>) -> Int {
+    static func escape(
+        _ source: UnsafeBufferPointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>
+    ) -> Int {
         guard let base = source.baseAddress else { return 0 }
         let count = source.count
         var read = 0
@@ -68,7 +70,8 @@ enum HTMLEscaping {
 
     @inline(__always)
     private static func containsSpecial(_ word: UInt64) -> Bool {
-        ByteSearch.contains(word, 0x26) || ByteSearch.contains(word, 0x3C) || ByteSearch.contains(word, 0x3E)
+        ByteSearch.contains(word, 0x26) || ByteSearch.contains(word, 0x3C)
+            || ByteSearch.contains(word, 0x3E)
             || ByteSearch.contains(word, 0x22) || ByteSearch.contains(word, 0x27)
     }
 
@@ -95,10 +98,14 @@ enum ByteSearch {
         return (x &- ones) & ~x & highs != 0
     }
 
-    static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int? {
+    static func firstIndex(
+        of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int
+    ) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         var index = start
-        while index + 8 <= end, !contains(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), byte) {
+        while index + 8 <= end,
+            !contains(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), byte)
+        {
             index += 8
         }
         while index < end {

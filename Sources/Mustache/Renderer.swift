@@ -38,12 +38,16 @@ struct Renderer: ~Copyable {
 
     /// Renders `program` and appends the result to `destination`, or appends nothing if it
     /// throws.
-    consuming func render(_ program: Program, appendingTo destination: inout [UInt8]) throws(TemplateError) {
+    consuming func render(_ program: Program, appendingTo destination: inout [UInt8])
+        throws(TemplateError)
+    {
         try run(program, from: 0, to: Int32(program.ops.count))
         out.copy(into: &destination)
     }
 
-    private mutating func run(_ program: Program, from start: Int32, to end: Int32) throws(TemplateError) {
+    private mutating func run(_ program: Program, from start: Int32, to end: Int32)
+        throws(TemplateError)
+    {
         let ops = program.ops
         var index = Int(start)
         let end = Int(end)
@@ -98,7 +102,8 @@ struct Renderer: ~Copyable {
             out.write(UnsafeBufferPointer(rebasing: text[lineStart...newline]))
             indentation.withUnsafeBufferPointer { out.write($0) }
             lineStart = newline + 1
-            index = ByteSearch.firstIndex(of: UInt8(ascii: "\n"), in: text, from: lineStart, to: searchEnd)
+            index = ByteSearch.firstIndex(
+                of: UInt8(ascii: "\n"), in: text, from: lineStart, to: searchEnd)
         }
         out.write(UnsafeBufferPointer(rebasing: text[lineStart...]))
     }
@@ -131,8 +136,8 @@ struct Renderer: ~Copyable {
     // MARK: - Names
 
     private func lookup(_ name: NameRef, in program: Program) -> MustacheValue? {
-        guard name.count > 0 else { return stack.last }
-        let first = program.keys.baseAddress.unsafelyUnwrapped + Int(name.start)
+        guard name.count > 0, let keys = program.keys.baseAddress else { return stack.last }
+        let first = keys + Int(name.start)
         guard var value = lookup(first) else { return nil }
         // Only the first part searches the stack; the rest resolve against what it found.
         var part = first + 1
@@ -164,6 +169,8 @@ struct Renderer: ~Copyable {
         }
     }
 
+    // Kept out of `run`, whose frame is on the stack once per nesting level.
+    @inline(never)
     private mutating func section(
         _ name: NameRef, inverted: Bool, _ program: Program, body: Int32, end: Int32
     ) throws(TemplateError) {
@@ -186,6 +193,7 @@ struct Renderer: ~Copyable {
         depth -= 1
     }
 
+    @inline(never)
     private mutating func include(_ inclusion: Inclusion, from program: Program) throws(TemplateError) {
         // The spec renders a missing partial as nothing; libraries can refuse them at load time.
         guard let template = partials[inclusion.name] else { return }
@@ -193,7 +201,8 @@ struct Renderer: ~Copyable {
         let outerOverrides = overrides.count
         for override in inclusion.overrides {
             overrides.append(
-                ActiveOverride(name: override.name, program: program, start: override.start, end: override.end))
+                ActiveOverride(
+                    name: override.name, program: program, start: override.start, end: override.end))
         }
         let outerIndentation = indentation.count
         if let extra = inclusion.indentation { indentation.append(contentsOf: extra) }
@@ -203,6 +212,7 @@ struct Renderer: ~Copyable {
         depth -= 1
     }
 
+    @inline(never)
     private mutating func render(
         _ block: Block, _ program: Program, body: Int32, end: Int32
     ) throws(TemplateError) {

@@ -6,36 +6,41 @@
 /// sections, comments, partials, set delimiters, standalone lines) and template inheritance
 /// (`{{<parent}}` with `{{$block}}` arguments); lambdas are not supported.
 ///
-/// Templates are parsed once into an immutable tree and rendered any number of times, from any
-/// number of threads at once, without locks: all per-render state lives on the rendering
-/// thread's stack. Output is UTF-8 bytes appended to an `inout [UInt8]`, HTML-escaped by
-/// default (`& < > " '`), escaped byte-wise so that non-ASCII text costs nothing extra.
-/// Most code goes through ``TemplateLibrary``, which also resolves partials and parents by name.
+/// Templates are compiled once into an immutable, flat list of operations and rendered any
+/// number of times, from any number of threads at once, without locks: all per-render state
+/// belongs to the render call. Output is UTF-8 bytes appended to an `inout [UInt8]`,
+/// HTML-escaped by default (`& < > " '`) byte-wise, so non-ASCII text passes through
+/// untouched and costs nothing extra. A render that throws appends nothing.
+///
+/// Most code goes through ``TemplateLibrary``, which compiles a directory of templates at
+/// start-up and resolves partials and parents by name.
 ///
 /// ## Contexts
 ///
-/// A template reads a ``MustacheValue``: null, bool, int, double, string, list, dictionary, or
-/// an object. Contexts are plain values built before rendering, so the renderer never casts or
-/// reflects. Dictionary literals are the usual way to write one, and any
+/// A template reads a ``MustacheValue``: `null`, `bool`, `int`, `double`, `string`, `list`,
+/// `dictionary` or `object`. Contexts are plain values built before rendering, so the renderer
+/// never casts or reflects. Dictionary literals are the usual way to write one; any
 /// ``MustacheConvertible`` (strings, numbers, `Bool`, optionals, arrays, dictionaries,
-/// ``MustacheObject``s) can be used as a value without wrapping:
+/// ``MustacheObject``s) can be a value without wrapping:
 ///
 /// ```swift
 /// let context: MustacheValue = [
 ///     "title": article.title,            // String
 ///     "likes": article.likeCount,        // Int
-///     "subtitle": article.subtitle,      // String?, nil is falsey and renders empty
-///     "paragraphs": article.paragraphs,  // [String], iterate with {{#paragraphs}}{{.}}{{/paragraphs}}
+///     "subtitle": article.subtitle,      // String?: nil is falsey and renders empty
+///     "paragraphs": article.paragraphs,  // [String]: {{#paragraphs}}<p>{{.}}</p>{{/paragraphs}}
 ///     "author": ["name": author.name, "url": author.url],  // {{author.name}}
+///     "viewer": .object(viewerModel),    // a MustacheObject
 /// ]
 /// ```
 ///
-/// A literal nested in a literal with values of different types needs `as MustacheValue`
-/// (`["name": name, "age": age] as MustacheValue`) because Swift cannot infer it otherwise.
+/// Swift cannot infer a literal nested in another literal when its values have different
+/// types; write `["name": name, "age": age] as MustacheValue` there.
 ///
-/// For view models that should not be converted eagerly, conform to ``MustacheObject`` and
-/// answer keys from a `switch`; pass it as `.object(viewModel)` and dotted names
-/// (`{{author.name}}`) resolve through nested objects.
+/// Dictionaries become ``MustacheDictionary``, whose keys carry a hash that template names
+/// also carry, precomputed, so `{{title}}` costs no hashing at render time. For view models
+/// that should not be converted up front, conform to ``MustacheObject`` and answer keys from
+/// a `switch`; dotted names (`{{author.name}}`) resolve through nested objects too.
 ///
 /// Truthiness follows mustache.js: `null`, `false`, `0`, `""` and `[]` are falsey.
 public final class Template: Sendable {
@@ -50,9 +55,7 @@ public final class Template: Sendable {
     }
 
     init(bytes: [UInt8], path: String) throws(TemplateError) {
-        var parser = try Parser(source: bytes, path: path)
-        program = try parser.parse()
-        references = parser.references
+        (program, references) = try Parser.compile(bytes, path: path)
         self.path = path
     }
 

@@ -46,7 +46,9 @@ public final class TemplateLibrary: Sendable {
     }
 
     /// Compiles in-memory sources keyed by name; the name doubles as the path in errors.
-    public init(templates sources: [String: String], validateReferences: Bool = true) throws(TemplateError) {
+    public init(templates sources: [String: String], validateReferences: Bool = true)
+        throws(TemplateError)
+    {
         origin = "templates"
         var templates: [String: Template] = [:]
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
