@@ -23,6 +23,8 @@ final class TestApp {
         configuration.dataDirectory = dataDirectory
         configuration.rootDirectory = Self.repositoryRoot
         configuration.loadDemoContent = demo
+        configuration.accounts.passwordCost = .minimum
+        configuration.secret = "test-secret-0123456789abcdef"
         configure(&configuration)
         app = try HeraldApp(configuration: configuration, log: .silent)
         server = HTTPServer(configuration: configuration.serverConfiguration, responder: app.responder, log: .silent)

@@ -76,6 +76,30 @@ public enum CommandLineArguments {
             configuration.baseURL = base.hasSuffix("/") ? String(base.dropLast()) : base
         }
         if environment["HERALD_ACCESS_LOG"] == "off" { configuration.accessLog = false }
+        if let secret = environment["HERALD_SECRET"], !secret.isEmpty { configuration.secret = secret }
+        configuration.previousSecrets = (environment["HERALD_PREVIOUS_SECRETS"] ?? "").split(separator: ",").map {
+            String($0)
+        }
+        configuration.trustForwardedProto = ["1", "true", "yes"].contains(environment["HERALD_TRUST_PROXY"] ?? "")
+        switch environment["HERALD_PASSWORD_COST"] {
+        case nil, "", "interactive": break
+        case "minimum": configuration.accounts.passwordCost = .minimum
+        case let other?: throw UsageError(description: "HERALD_PASSWORD_COST must be interactive or minimum, not \(other)")
+        }
+        try applyLimit(environment["HERALD_LOGIN_FAILURES_PER_USERNAME"], to: &configuration.accounts.loginFailuresPerUsername)
+        try applyLimit(environment["HERALD_LOGIN_FAILURES_PER_ADDRESS"], to: &configuration.accounts.loginFailuresPerAddress)
+        try applyLimit(environment["HERALD_LOGIN_WINDOW_SECONDS"], to: &configuration.accounts.loginWindowSeconds)
+        try applyLimit(environment["HERALD_REGISTRATIONS_PER_ADDRESS"], to: &configuration.accounts.registrationsPerAddress)
+        try applyLimit(environment["HERALD_REGISTRATION_WINDOW_SECONDS"], to: &configuration.accounts.registrationWindowSeconds)
+        try applyLimit(environment["HERALD_HASHING_THREADS"], to: &configuration.accounts.hashingThreads)
+    }
+
+    private static func applyLimit(_ text: String?, to value: inout Int) throws(UsageError) {
+        guard let text, !text.isEmpty else { return }
+        guard let number = Int(text), number > 0 else {
+            throw UsageError(description: "limits must be positive whole numbers, not \(text)")
+        }
+        value = number
     }
 
     private static func port(_ text: String) throws(UsageError) -> Int {

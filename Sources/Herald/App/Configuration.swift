@@ -21,6 +21,16 @@ public struct Configuration: Sendable {
     public var baseURL: String?
     /// Log every request (one line each) to standard error.
     public var accessLog = true
+    /// `HERALD_SECRET`: the signing key shared by every server of a site; nil generates one into `dataDirectory`.
+    public var secret: String?
+    /// `HERALD_PREVIOUS_SECRETS`: older keys still accepted for verification during a rotation.
+    public var previousSecrets: [String] = []
+    /// `HERALD_TRUST_PROXY=1`: believe `X-Forwarded-Proto: https` (set only behind a TLS proxy you run).
+    public var trustForwardedProto = false
+    /// Password hashing cost, session lifetimes and brute-force limits.
+    public var accounts = AccountSettings()
+    /// The time; tests move it.
+    public var clock = Clock.system
 
     public init() {}
 

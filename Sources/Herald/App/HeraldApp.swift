@@ -7,6 +7,9 @@ public final class HeraldApp: Sendable {
     public let configuration: Configuration
     public let database: Database
     public let articles: ArticleStore
+    public let likes: LikeStore
+    public let accounts: Accounts
+    public let keys: SecretKeys
     public let responder: Application<RequestContext>
 
     public init(configuration: Configuration, log: Logger) throws {
@@ -15,6 +18,23 @@ public final class HeraldApp: Sendable {
             atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         database = try Database(path: configuration.dataDirectory + "/herald.sqlite3")
         articles = ArticleStore(database: database)
+        likes = LikeStore(database: database)
+        keys =
+            try configuration.secret.map { SecretKeys(current: $0, previous: configuration.previousSecrets) }
+            ?? SecretKeys.load(environment: [:], dataDirectory: configuration.dataDirectory)
+        if configuration.accounts.passwordCost == .minimum {
+            log.warning("HERALD_PASSWORD_COST=minimum: passwords are hashed with the weakest argon2id cost (tests only)")
+        }
+        accounts = try Accounts(
+            store: AccountStore(database: database), throttle: ThrottleStore(database: database),
+            rules: try AccountRules.load(contentDirectory: configuration.contentDirectory),
+            settings: configuration.accounts, clock: configuration.clock)
+        let hashingPool = WorkerPool(
+            name: "password-hashing", threads: configuration.accounts.hashingThreads,
+            queueLimit: configuration.accounts.hashingQueueLimit)
+        let intents = PendingActions(
+            codec: IntentCodec(keys: keys), performed: PerformedIntentStore(database: database),
+            clock: configuration.clock, log: log)
         let views = try Views(
             directory: configuration.templatesDirectory, reloadOnChange: configuration.developmentMode)
 
@@ -25,13 +45,20 @@ public final class HeraldApp: Sendable {
 
         var router = Router<RequestContext>()
         HealthController(database: database).addRoutes(to: &router)
-        ArticlesController(articles: articles, views: views).addRoutes(to: &router)
+        ArticlesController(articles: articles, likes: likes, views: views).addRoutes(to: &router)
+        LikesController(articles: articles, likes: likes, intents: intents, views: views, clock: configuration.clock)
+            .addRoutes(to: &router)
+        AccountsController(
+            accounts: accounts, views: views, hashingPool: hashingPool, afterLogin: AfterLogin(intents: intents)
+        ).addRoutes(to: &router)
+        IntentController(intents: intents).addRoutes(to: &router)
         FeedController(articles: articles, views: views, baseURL: configuration.baseURL).addRoutes(to: &router)
         StaticController(files: try StaticFiles(root: configuration.publicDirectory)).addRoutes(to: &router)
 
         // The order here is the order of protection: log everything, add security headers to
         // everything (error pages included), turn errors into pages, refuse malformed requests
-        // before any of our code reads them, compress what goes out.
+        // before any of our code reads them, compress what goes out, then find the reader,
+        // refuse cross-site POSTs before any handler runs, and carry one-shot messages.
         let middleware: [any Middleware<RequestContext>] = [
             AccessLog(log: configuration.accessLog ? log : .silent),
             SecurityHeaders(),
@@ -39,6 +66,9 @@ public final class HeraldApp: Sendable {
             RequestValidation(),
             StoreFailures(log: log),
             Compression(),
+            SessionMiddleware(accounts: accounts, trustForwardedProto: configuration.trustForwardedProto),
+            CrossOriginProtection(tokens: CSRFTokens(keys: keys), baseURL: configuration.baseURL),
+            FlashMessages(keys: keys),
         ]
         responder = Application(middleware: middleware, router: router) { _ in RequestContext() }
     }

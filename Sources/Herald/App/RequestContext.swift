@@ -2,10 +2,20 @@
 /// middleware and read by handlers and views. Every handler has the same shape:
 /// `(Request, inout RequestContext) throws -> Response`.
 public struct RequestContext: Sendable {
-    /// The logged-in reader's name, or nil for an anonymous visitor.
-    public var readerName: String?
-    /// A one-shot message for this page (`role="status"`).
+    /// The logged-in reader, or nil for an anonymous visitor.
+    public var user: User?
+    /// The session cookie's token, when it belongs to a live session.
+    public var sessionToken: String?
+    /// The token every rendered form carries (bound to the session, or to the anonymous cookie).
+    public var csrfToken = ""
+    /// A one-shot message arriving with this request (`role="status"`).
     public var flash: String?
+    /// A one-shot message for the next page, set by a handler before it redirects.
+    public var nextFlash: String?
+    /// The request came over HTTPS (directly, or from a trusted proxy saying so): cookies get `Secure`.
+    public var isSecure = false
 
     public init() {}
+
+    public var readerName: String? { user?.username }
 }

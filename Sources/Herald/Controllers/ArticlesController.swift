@@ -8,6 +8,7 @@ struct ArticlesController: Sendable {
     static let maximumPage = 50_000
 
     let articles: ArticleStore
+    let likes: LikeStore
     let views: Views
 
     func addRoutes(to router: inout Router<RequestContext>) {
@@ -37,7 +38,8 @@ struct ArticlesController: Sendable {
         guard let slug = request.parameters["slug"], let article = try articles.article(slug: slug) else {
             throw HTTPError(.notFound, "We could not find that article. It may have been moved or removed.")
         }
-        let model: [String: MustacheValue] = ["article": .object(ArticlePageView(article: article))]
+        let liked = try context.user.map { try likes.likes(userID: $0.id, articleID: article.id) } ?? false
+        let model: [String: MustacheValue] = ["article": .object(ArticlePageView(article: article, liked: liked))]
         return try views.page("article", title: article.title, model: model, context: context)
     }
 

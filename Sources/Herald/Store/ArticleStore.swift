@@ -106,7 +106,7 @@ public final class ArticleStore: Sendable {
         return candidate
     }
 
-    private static func article(_ row: SQLRow) -> Article {
+    static func article(_ row: SQLRow) -> Article {
         Article(
             id: row.int(0), slug: row.string(1), title: row.string(2), summary: row.string(3), body: row.string(4),
             author: row.string(5), section: row.string(6), publishedAt: row.int(7), likeCount: row.int(8),

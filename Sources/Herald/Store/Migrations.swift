@@ -22,7 +22,46 @@ enum Migrations {
             comment_count INTEGER NOT NULL DEFAULT 0 CHECK (comment_count >= 0)
         );
         CREATE INDEX articles_newest ON articles (published_at DESC, id DESC);
+        """,
+        // 2: accounts, sessions (only the token's hash is stored), throttling events
         """
+        CREATE TABLE users (
+            id INTEGER PRIMARY KEY,
+            username TEXT NOT NULL,
+            username_key TEXT NOT NULL UNIQUE,
+            password_hash TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE sessions (
+            token_hash BLOB PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            created_at INTEGER NOT NULL,
+            last_seen_at INTEGER NOT NULL
+        );
+        CREATE INDEX sessions_user ON sessions (user_id);
+        CREATE TABLE throttle_events (
+            scope TEXT NOT NULL,
+            at INTEGER NOT NULL
+        );
+        CREATE INDEX throttle_events_scope ON throttle_events (scope, at);
+        """,
+        // 3: likes (the article's like_count is kept equal to its rows in the same transaction),
+        // and the ids of performed intents (replay protection)
+        """
+        CREATE TABLE likes (
+            user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            article_id INTEGER NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
+            liked_at INTEGER NOT NULL,
+            PRIMARY KEY (user_id, article_id)
+        );
+        CREATE INDEX likes_by_user ON likes (user_id, liked_at DESC);
+        CREATE INDEX likes_by_article ON likes (article_id);
+        CREATE TABLE performed_intents (
+            id TEXT PRIMARY KEY,
+            expires_at INTEGER NOT NULL
+        );
+        CREATE INDEX performed_intents_expiry ON performed_intents (expires_at);
+        """,
     ]
 
     static var latestVersion: Int { steps.count }

@@ -25,17 +25,22 @@ struct ArticleSummaryView: MustacheObject {
 /// The article page adds the body, as paragraphs, and the like form.
 struct ArticlePageView: MustacheObject {
     let article: Article
+    /// The logged-in reader already likes it: the page offers *Unlike* instead of *Like*.
+    let liked: Bool
     private let summary: ArticleSummaryView
 
-    init(article: Article) {
+    init(article: Article, liked: Bool) {
         self.article = article
+        self.liked = liked
         self.summary = ArticleSummaryView(article: article)
     }
 
     func value(forKey key: String) -> MustacheValue? {
         switch key {
         case "paragraphs": .list(article.paragraphs.map(MustacheValue.string))
+        case "liked": .bool(liked)
         case "like_action": .string(ArticlePaths.like(article.slug))
+        case "unlike_action": .string(ArticlePaths.unlike(article.slug))
         default: summary.value(forKey: key)
         }
     }

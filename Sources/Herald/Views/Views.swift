@@ -25,6 +25,7 @@ public struct Views: Sendable {
         values["page_title"] = .string(title)
         values["reader_name"] = context.readerName.map(MustacheValue.string) ?? .null
         values["flash"] = context.flash.map(MustacheValue.string) ?? .null
+        values["csrf_token"] = .string(context.csrfToken)
         var body: [UInt8] = []
         body.reserveCapacity(8192)
         try library.render(template, .dictionary(MustacheDictionary(values)), into: &body)

@@ -1,0 +1,101 @@
+import HTTP
+import Mustache
+
+/// Log in, register, log out. Password work runs on the hashing pool, never on page threads.
+struct AccountsController: Sendable {
+    let accounts: Accounts
+    let views: Views
+    let hashingPool: WorkerPool
+    /// Runs what the reader was doing before they had to log in (a pending action or `next`).
+    let afterLogin: AfterLogin
+
+    func addRoutes(to router: inout Router<RequestContext>) {
+        router.get("/login") { request, context in try form(.login, request, context) }
+        router.get("/register") { request, context in try form(.register, request, context) }
+        router.post("/login", on: hashingPool) { request, context in try logIn(request, &context) }
+        router.post("/register", on: hashingPool) { request, context in try register(request, &context) }
+        router.post("/logout") { request, context in try logOut(request, &context) }
+    }
+
+    enum Kind: String { case login, register }
+
+    func form(_ kind: Kind, _ request: Request, _ context: RequestContext) throws -> Response {
+        let next = LocalPath.validated(request.query["next"])
+        if context.user != nil { return .redirect(to: next ?? "/") }
+        return try page(kind, request: request, context: context, next: next)
+    }
+
+    func logIn(_ request: Request, _ context: inout RequestContext) throws -> Response {
+        let form = try request.form()
+        let username = form["username"] ?? ""
+        let password = form["password"] ?? ""
+        let next = LocalPath.validated(form["next"])
+        switch try accounts.login(username: username, password: password, address: request.remoteAddress) {
+        case .loggedIn(let user, let token):
+            return try afterLogin.complete(request, &context, user: user, sessionToken: token, next: next)
+        case .failed:
+            return try page(
+                .login, request: request, context: context, next: next, username: username,
+                errors: ["That username and password do not match. Please try again."], status: .unprocessableContent)
+        case .throttled(let seconds):
+            throw Self.throttled(seconds, "Too many failed logins for this account or from your network.")
+        }
+    }
+
+    func register(_ request: Request, _ context: inout RequestContext) throws -> Response {
+        let form = try request.form()
+        let username = form["username"] ?? ""
+        let password = form["password"] ?? ""
+        let next = LocalPath.validated(form["next"])
+        switch try accounts.register(username: username, password: password, address: request.remoteAddress) {
+        case .registered(let user, let token):
+            return try afterLogin.complete(request, &context, user: user, sessionToken: token, next: next)
+        case .invalid(let problems):
+            return try page(
+                .register, request: request, context: context, next: next, username: username, errors: problems,
+                status: .unprocessableContent)
+        case .usernameTaken:
+            return try page(
+                .register, request: request, context: context, next: next, username: username,
+                errors: ["The username “\(username)” is already taken. Please choose another."], status: .conflict)
+        case .throttled(let seconds):
+            throw Self.throttled(seconds, "Too many accounts were created from your network.")
+        }
+    }
+
+    func logOut(_ request: Request, _ context: inout RequestContext) throws -> Response {
+        if let token = context.sessionToken { try accounts.logout(sessionToken: token) }
+        var response = Response.redirect(to: "/")
+        response.setCookie(.expired(CookieNames.session, secure: context.isSecure))
+        if context.user != nil { context.nextFlash = "You have logged out." }
+        return response
+    }
+
+    /// The login or register page, with what is pending and any errors.
+    func page(
+        _ kind: Kind, request: Request, context: RequestContext, next: String?, username: String = "",
+        errors: [String] = [], status: HTTPStatus = .ok
+    ) throws -> Response {
+        let pending = try afterLogin.pendingDescription(request)
+        let otherPath = kind == .login ? "/register" : "/login"
+        let model: [String: MustacheValue] = [
+            "username": .string(username),
+            "verb": .string(kind == .login ? "Log in" : "Register"),
+            "next": next.map(MustacheValue.string) ?? .null,
+            "errors": .list(errors.map(MustacheValue.string)),
+            "has_errors": .bool(!errors.isEmpty),
+            "other_url": .string(next.map { otherPath + "?next=" + PercentEncoding.encode($0) } ?? otherPath),
+            "pending": pending.map { .dictionary(MustacheDictionary(["text": .string($0)])) } ?? .null,
+        ]
+        let title = kind == .login ? "Log in" : "Register"
+        return try views.page(kind.rawValue, title: title, model: model, context: context, status: status)
+    }
+
+    static func throttled(_ seconds: Int, _ reason: String) -> HTTPError {
+        var headers = HTTPHeaders()
+        headers.add("Retry-After", String(seconds))
+        let minutes = (seconds + 59) / 60
+        let wait = minutes <= 1 ? "a minute" : "\(minutes) minutes"
+        return HTTPError(.tooManyRequests, "\(reason) Please try again in \(wait).", headers: headers)
+    }
+}

@@ -1,0 +1,17 @@
+import HTTP
+
+/// `POST /intent/cancel`: discard the pending action, back to its article (or `/`).
+struct IntentController: Sendable {
+    let intents: PendingActions
+
+    func addRoutes(to router: inout Router<RequestContext>) {
+        router.post("/intent/cancel") { request, context in
+            var response = Response.redirect(to: intents.cancelPath(request))
+            if request.cookies[CookieNames.intent] != nil {
+                response.setCookie(.expired(CookieNames.intent, secure: context.isSecure))
+                context.nextFlash = "The action you started is cancelled."
+            }
+            return response
+        }
+    }
+}

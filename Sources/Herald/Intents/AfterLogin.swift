@@ -1,0 +1,31 @@
+import HTTP
+
+/// What happens the moment a reader is logged in (by login or registration): the new
+/// session cookie is set, then the pending action, if any, is performed and the reader
+/// lands where it returns; otherwise they go to `next` (checked local) or the front page.
+struct AfterLogin: Sendable {
+    let intents: PendingActions
+
+    func complete(
+        _ request: Request, _ context: inout RequestContext, user: User, sessionToken: String, next: String?
+    ) throws -> Response {
+        context.user = user
+        context.sessionToken = sessionToken
+        var response = try intents.resume(request, &context) ?? .redirect(to: next ?? "/")
+        response.setCookie(SetCookie(name: CookieNames.session, value: sessionToken, secure: context.isSecure))
+        // Performed or void, a pending action is finished with.
+        if request.cookies[CookieNames.intent] != nil {
+            response.setCookie(.expired(CookieNames.intent, secure: context.isSecure))
+        }
+        // The anonymous CSRF binding is finished with: forms are now bound to the session.
+        if request.cookies[CookieNames.anonymous] != nil {
+            response.setCookie(.expired(CookieNames.anonymous, secure: context.isSecure))
+        }
+        return response
+    }
+
+    /// "like “Title”" for the login and register pages, when an action is pending.
+    func pendingDescription(_ request: Request) throws -> String? {
+        try intents.describePending(request)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import HTTP
+
+/// The `herald_intent` cookie format:
+///
+///     1.<key id>.<base64url(gzip(JSON))>.<base64url(HMAC-SHA256)>
+///
+/// The tag covers everything before it (version and key id included), under the key the id
+/// names; previous keys still verify during a rotation. The payload is compressed before it
+/// is signed so that a 2,000-character comment in any script fits the 4 KB cookie.
+struct IntentCodec: Sendable {
+    static let version = "1"
+    /// The whole cookie value; browsers keep at most ~4 KB per cookie, name and attributes included.
+    static let maximumCookieBytes = 3800
+    static let maximumLifetime = 15 * 60
+
+    enum VoidReason: Error, Equatable, CustomStringConvertible {
+        case oversized, malformed, unknownVersion, unknownKey, badSignature, expired
+
+        var description: String {
+            switch self {
+            case .oversized: "oversized"
+            case .malformed: "malformed"
+            case .unknownVersion: "unknown version"
+            case .unknownKey: "signed with an unknown key"
+            case .badSignature: "signature does not match"
+            case .expired: "expired"
+            }
+        }
+    }
+
+    let keys: SecretKeys
+    private let gzip = Gzip(level: 9)
+
+    func encode(_ intent: Intent) throws -> String {
+        let json = try JSONEncoder().encode(intent)
+        let compressed = gzip.compress(Array(json)) ?? []
+        let signed = Self.version + "." + keys.current.id + "." + Sodium.base64URL(compressed)
+        return signed + "." + Sodium.base64URL(tag(signed, key: keys.current))
+    }
+
+    func decode(_ cookie: String, now: Int) -> Result<Intent, VoidReason> {
+        guard cookie.utf8.count <= Self.maximumCookieBytes else { return .failure(.oversized) }
+        let parts = cookie.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 4 else { return .failure(.malformed) }
+        guard parts[0] == Self.version else { return .failure(.unknownVersion) }
+        guard let key = keys.key(id: parts[1]) else { return .failure(.unknownKey) }
+        let signed = parts[0] + "." + parts[1] + "." + parts[2]
+        guard let presented = Sodium.decodeBase64URL(parts[3]),
+            Sodium.constantTimeEquals(presented, tag(signed, key: key))
+        else { return .failure(.badSignature) }
+        guard let compressed = Sodium.decodeBase64URL(parts[2]),
+            let json = Gzip.decompress(compressed, limit: 64 * 1024),
+            let intent = try? JSONDecoder().decode(Intent.self, from: Data(json))
+        else { return .failure(.malformed) }
+        guard intent.expiresAt > now, intent.expiresAt - intent.issuedAt <= Self.maximumLifetime else {
+            return .failure(.expired)
+        }
+        return .success(intent)
+    }
+
+    private func tag(_ signed: String, key: SecretKeys.Key) -> [UInt8] {
+        Sodium.hmacSHA256(key: key.bytes, Array("intent|".utf8) + Array(signed.utf8))
+    }
+}

@@ -1,0 +1,122 @@
+import HTTP
+import Synchronization
+
+/// The resumable-action mechanism: captures an anonymous POST to a resumable route into
+/// the signed `herald_intent` cookie, and performs it through the route's own handler the
+/// moment the reader logs in or registers. Nothing in here knows what any action does.
+final class PendingActions: Sendable {
+    static let lifetime = 15 * 60
+
+    private let codec: IntentCodec
+    private let performed: PerformedIntentStore
+    private let clock: Clock
+    private let log: Logger
+    /// Filled while routes are declared at start-up; only read afterwards.
+    private let actions = Mutex<[String: ResumableAction]>([:])
+
+    init(codec: IntentCodec, performed: PerformedIntentStore, clock: Clock, log: Logger) {
+        self.codec = codec
+        self.performed = performed
+        self.clock = clock
+        self.log = log
+    }
+
+    /// Declares a route resumable: use it where the route is added,
+    /// `router.post("/articles/:slug/like", intents.resumable("like", describe: …, returnPath: …, like))`.
+    func resumable(
+        _ name: String, describe: @escaping @Sendable (Request) throws -> String,
+        returnPath: @escaping @Sendable (Request) -> String,
+        tooLarge: (@Sendable (Request, RequestContext) throws -> Response)? = nil,
+        _ handler: @escaping Handler<RequestContext>
+    ) -> Handler<RequestContext> {
+        let action = ResumableAction(
+            name: name, handler: handler, describe: describe, returnPath: returnPath, tooLarge: tooLarge)
+        actions.withLock { $0[name] = action }
+        return { [self] request, context in
+            if context.user != nil { return try handler(request, &context) }
+            return try capture(action, request, context)
+        }
+    }
+
+    /// Anonymous POST → the intent cookie (replacing any earlier one) and 303 to /login.
+    private func capture(_ action: ResumableAction, _ request: Request, _ context: RequestContext) throws -> Response {
+        _ = try action.describe(request)  // 404 for an unknown target: nothing is stored
+        let now = clock.now()
+        let fields = try request.form().pairs
+            .filter { $0.name != CrossOriginProtection.formField }
+            .map { [$0.name, $0.value] }
+        let intent = Intent(
+            action: action.name, parameters: request.parameters, fields: fields,
+            returnPath: action.returnPath(request), issuedAt: now, expiresAt: now + Self.lifetime,
+            id: Sodium.base64URL(Sodium.randomBytes(16)))
+        let cookie = try codec.encode(intent)
+        guard cookie.utf8.count <= IntentCodec.maximumCookieBytes else {
+            if let tooLarge = action.tooLarge { return try tooLarge(request, context) }
+            throw HTTPError(
+                .unprocessableContent, "This is too large to keep while you log in. Please log in first, then try again.")
+        }
+        var response = Response.redirect(to: "/login")
+        response.setCookie(
+            SetCookie(name: CookieNames.intent, value: cookie, maxAge: Self.lifetime, secure: context.isSecure))
+        return response
+    }
+
+    /// Performs the pending action for a reader who has just logged in (`context.user` set).
+    /// Returns nil when there is none, or when it is void — tampered, foreign, expired,
+    /// replayed, malformed — which is logged (without the cookie) and otherwise ignored.
+    /// The caller clears the cookie either way.
+    func resume(_ request: Request, _ context: inout RequestContext) throws -> Response? {
+        guard let intent = verifiedIntent(request) else { return nil }
+        guard let action = actions.withLock({ $0[intent.action] }) else {
+            log.warning("intent ignored: unknown action \(intent.action.prefix(40))")
+            return nil
+        }
+        guard try performed.markPerformed(intent.id, expiresAt: intent.expiresAt, now: clock.now()) else {
+            log.warning("intent ignored: already performed (replayed cookie)")
+            return nil
+        }
+        let replay = Self.replayRequest(intent, from: request)
+        do {
+            // The same handler a logged-in POST reaches: every check it makes is made again.
+            return try action.handler(replay, &context)
+        } catch let error as HTTPError where error.status == .notFound {
+            context.nextFlash = "What you started before logging in can no longer be done: \(error.message)"
+            return .redirect(to: "/")
+        }
+    }
+
+    /// What is pending, for the login and register pages; nil when nothing (valid) is.
+    func describePending(_ request: Request) throws -> String? {
+        guard let intent = verifiedIntent(request, logging: false),
+            let action = actions.withLock({ $0[intent.action] })
+        else { return nil }
+        return try? action.describe(Self.replayRequest(intent, from: request))
+    }
+
+    /// Where `POST /intent/cancel` returns: the pending action's return path, or the front page.
+    func cancelPath(_ request: Request) -> String {
+        verifiedIntent(request, logging: false).flatMap { LocalPath.validated($0.returnPath) } ?? "/"
+    }
+
+    /// The captured POST rebuilt as a request: its route parameters and form fields.
+    private static func replayRequest(_ intent: Intent, from request: Request) -> Request {
+        let fields = URLEncodedForm(intent.fields.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil })
+        var replay = Request(
+            method: .post, target: intent.returnPath,
+            headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
+            body: Array(fields.encoded.utf8), remoteAddress: request.remoteAddress)
+        replay.parameters = intent.parameters
+        return replay
+    }
+
+    private func verifiedIntent(_ request: Request, logging: Bool = true) -> Intent? {
+        guard let cookie = request.cookies[CookieNames.intent] else { return nil }
+        switch codec.decode(cookie, now: clock.now()) {
+        case .success(let intent):
+            return intent
+        case .failure(let reason):
+            if logging { log.warning("intent cookie ignored: \(reason)") }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import HTTP
+
+/// Refuses cross-site state changes before any handler runs (SPEC, "Rules").
+///
+/// For each POST, in order: `Sec-Fetch-Site` (sent by current browsers) must be
+/// `same-origin` or `none`; without it, `Origin` must be this site (`null` is refused);
+/// with neither header, the form's `csrf_token` must be valid for this visitor.
+/// It also gives every request the token its forms carry, issuing the anonymous
+/// cookie the token is bound to when the visitor has none yet.
+struct CrossOriginProtection: Middleware {
+    static let formField = "csrf_token"
+
+    let tokens: CSRFTokens
+    /// A configured public base URL; its origin counts as this site too.
+    let baseURL: String?
+
+    func handle(_ request: Request, context: inout RequestContext, next: Next<RequestContext>) throws -> Response {
+        var newAnonymousID: String?
+        let binding: String
+        if let session = context.sessionToken {
+            binding = "s:" + session
+        } else if let anonymous = request.cookies[CookieNames.anonymous], Self.isWellFormed(anonymous) {
+            binding = "a:" + anonymous
+        } else {
+            let fresh = Sodium.base64URL(Sodium.randomBytes(16))
+            newAnonymousID = fresh
+            binding = "a:" + fresh
+        }
+        context.csrfToken = tokens.token(binding: binding)
+
+        if request.method != .get && request.method != .head {
+            try check(request, binding: binding)
+        }
+
+        var response = try next(request, &context)
+        if let newAnonymousID, context.sessionToken == nil {
+            response.setCookie(SetCookie(name: CookieNames.anonymous, value: newAnonymousID, secure: context.isSecure))
+        }
+        return response
+    }
+
+    private func check(_ request: Request, binding: String) throws {
+        if let site = request.headers["Sec-Fetch-Site"] {
+            guard site == "same-origin" || site == "none" else { throw Self.refusal }
+            return
+        }
+        if let origin = request.headers["Origin"] {
+            guard isThisSite(origin: origin, host: request.headers["Host"]) else { throw Self.refusal }
+            return
+        }
+        let token = (try? request.form())?[Self.formField]
+        guard tokens.isValid(token, binding: binding) else {
+            throw HTTPError(
+                .forbidden,
+                "This form has expired or did not come from this site. Please go back, reload the page and try again.")
+        }
+    }
+
+    private func isThisSite(origin: String, host: String?) -> Bool {
+        if origin == "null" { return false }
+        if let baseURL, origin == Self.origin(of: baseURL) { return true }
+        guard let host, !host.isEmpty else { return false }
+        return origin == "http://" + host || origin == "https://" + host
+    }
+
+    /// `https://news.example/path` → `https://news.example`.
+    static func origin(of url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        let host = rest.split(separator: "/", maxSplits: 1).first ?? ""
+        return String(url[..<schemeEnd.upperBound]) + host
+    }
+
+    private static func isWellFormed(_ value: String) -> Bool {
+        value.utf8.count == 22 && Sodium.decodeBase64URL(value)?.count == 16
+    }
+
+    static let refusal = HTTPError(
+        .forbidden, "This request came from another site, so it was refused. Nothing was changed.")
+}

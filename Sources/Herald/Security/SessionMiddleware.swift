@@ -1,0 +1,34 @@
+import HTTP
+
+/// Finds the reader behind the `herald_session` cookie and notes whether the request
+/// came over HTTPS. A cookie for a dead session is cleared.
+struct SessionMiddleware: Middleware {
+    let accounts: Accounts
+    /// Trust `X-Forwarded-Proto: https` (only behind a proxy that sets it).
+    let trustForwardedProto: Bool
+
+    func handle(_ request: Request, context: inout RequestContext, next: Next<RequestContext>) throws -> Response {
+        context.isSecure = trustForwardedProto && request.headers["X-Forwarded-Proto"]?.lowercased() == "https"
+        var staleCookie = false
+        if let token = request.cookies[CookieNames.session] {
+            if let user = try accounts.user(sessionToken: token) {
+                context.user = user
+                context.sessionToken = token
+            } else {
+                staleCookie = true
+            }
+        }
+        var response = try next(request, &context)
+        // Only when the handler did not set a new session itself (login).
+        if staleCookie && !response.setsCookie(CookieNames.session) {
+            response.setCookie(.expired(CookieNames.session, secure: context.isSecure))
+        }
+        return response
+    }
+}
+
+extension Response {
+    func setsCookie(_ name: String) -> Bool {
+        headers.values(for: "Set-Cookie").contains { $0.hasPrefix(name + "=") }
+    }
+}

@@ -1,0 +1,137 @@
+import Synchronization
+
+/// Registration, login, sessions and their limits. Knows nothing of HTTP.
+public final class Accounts: Sendable {
+    public enum LoginOutcome: Sendable {
+        case loggedIn(User, sessionToken: String)
+        /// Unknown user or wrong password: deliberately indistinguishable.
+        case failed
+        case throttled(retryAfterSeconds: Int)
+    }
+
+    public enum RegistrationOutcome: Sendable {
+        case registered(User, sessionToken: String)
+        case invalid([String])
+        case usernameTaken
+        case throttled(retryAfterSeconds: Int)
+    }
+
+    public let settings: AccountSettings
+    private let store: AccountStore
+    private let throttle: ThrottleStore
+    private let rules: AccountRules
+    private let hashing: PasswordHashing
+    private let clock: Clock
+    /// A hash of nothing in particular, verified against when the username is unknown, so that
+    /// a login for a missing account costs exactly what a wrong password costs.
+    private let dummyHash: String
+    /// Password verifications run so far (lets tests see that an unknown user cost a real one).
+    public let verifications = Atomic<Int>(0)
+
+    public init(
+        store: AccountStore, throttle: ThrottleStore, rules: AccountRules, settings: AccountSettings, clock: Clock
+    ) throws {
+        self.store = store
+        self.throttle = throttle
+        self.rules = rules
+        self.settings = settings
+        self.clock = clock
+        hashing = PasswordHashing(cost: settings.passwordCost)
+        dummyHash = try hashing.hash(Sodium.base64URL(Sodium.randomBytes(18)))
+    }
+
+    public func register(username: String, password: String, address: String) throws -> RegistrationOutcome {
+        let now = clock.now()
+        let scope = "register:" + address
+        let recent = try throttle.recent(scope, now: now, window: settings.registrationWindowSeconds)
+        if recent.count >= settings.registrationsPerAddress {
+            return .throttled(retryAfterSeconds: retryAfter(oldest: recent.oldest, now: now, window: settings.registrationWindowSeconds))
+        }
+        let problems = rules.usernameProblems(username) + rules.passwordProblems(password)
+        guard problems.isEmpty else { return .invalid(problems) }
+        if try store.credentials(username: username) != nil { return .usernameTaken }
+
+        let hash = try hashing.hash(password)
+        try throttle.record([scope], now: now, window: settings.registrationWindowSeconds)
+        guard let user = try store.createUser(username: username, passwordHash: hash, at: now) else {
+            return .usernameTaken  // taken between the check and the insert
+        }
+        return .registered(user, sessionToken: try startSession(for: user, now: now))
+    }
+
+    public func login(username: String, password: String, address: String) throws -> LoginOutcome {
+        let now = clock.now()
+        let window = settings.loginWindowSeconds
+        let nameScope = "login-name:" + AccountStore.key(username)
+        let addressScope = "login-address:" + address
+        let byName = try throttle.recent(nameScope, now: now, window: window)
+        let byAddress = try throttle.recent(addressScope, now: now, window: window)
+        if byName.count >= settings.loginFailuresPerUsername {
+            return .throttled(retryAfterSeconds: retryAfter(oldest: byName.oldest, now: now, window: window))
+        }
+        if byAddress.count >= settings.loginFailuresPerAddress {
+            return .throttled(retryAfterSeconds: retryAfter(oldest: byAddress.oldest, now: now, window: window))
+        }
+
+        let credentials = username.utf8.count <= 64 ? try store.credentials(username: username) : nil
+        verifications.add(1, ordering: .relaxed)
+        let matches = hashing.verify(password, against: credentials?.passwordHash ?? dummyHash)
+        guard let credentials, matches else {
+            try throttle.record([nameScope, addressScope], now: now, window: window)
+            return .failed
+        }
+        if hashing.needsRehash(credentials.passwordHash) {
+            try store.updatePasswordHash(userID: credentials.user.id, to: try hashing.hash(password))
+        }
+        try store.purgeExpiredSessions(
+            now: now, idleLimit: settings.sessionIdleSeconds, absoluteLimit: settings.sessionAbsoluteSeconds)
+        return .loggedIn(credentials.user, sessionToken: try startSession(for: credentials.user, now: now))
+    }
+
+    /// The reader a session cookie belongs to, if the session is alive.
+    public func user(sessionToken: String) throws -> User? {
+        guard let hash = Self.tokenHash(sessionToken) else { return nil }
+        return try store.sessionUser(
+            tokenHash: hash, now: clock.now(), idleLimit: settings.sessionIdleSeconds,
+            absoluteLimit: settings.sessionAbsoluteSeconds, touchAfter: settings.sessionTouchSeconds)
+    }
+
+    public func logout(sessionToken: String) throws {
+        guard let hash = Self.tokenHash(sessionToken) else { return }
+        try store.deleteSession(tokenHash: hash)
+    }
+
+    /// A new random token for `user`; only its SHA-256 is stored.
+    private func startSession(for user: User, now: Int) throws -> String {
+        let token = Sodium.randomBytes(32)
+        try store.createSession(tokenHash: Sodium.sha256(token), userID: user.id, at: now)
+        return Sodium.base64URL(token)
+    }
+
+    /// The stored form of a cookie's token; nil for anything that is not one of ours.
+    static func tokenHash(_ token: String) -> [UInt8]? {
+        guard token.utf8.count == 43, let bytes = Sodium.decodeBase64URL(token), bytes.count == 32 else {
+            return nil
+        }
+        return Sodium.sha256(bytes)
+    }
+
+    private func retryAfter(oldest: Int?, now: Int, window: Int) -> Int {
+        max(1, (oldest ?? now) + window - now)
+    }
+}
+
+/// The time, injectable so tests can move it forward (session expiry, throttling windows).
+public struct Clock: Sendable {
+    public let now: @Sendable () -> Int
+
+    public init(now: @escaping @Sendable () -> Int) {
+        self.now = now
+    }
+
+    public static let system = Clock { Int(time(nil)) }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif

@@ -1,0 +1,95 @@
+/// Users and their sessions in SQL.
+public final class AccountStore: Sendable {
+    private let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Creates a user; nil when the name is taken (compared case-insensitively).
+    public func createUser(username: String, passwordHash: String, at now: Int) throws -> User? {
+        do {
+            return try database.write { connection in
+                try connection.query(
+                    "INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?)",
+                    [.text(username), .text(Self.key(username)), .text(passwordHash), .integer(Int64(now))])
+                return User(id: Int(connection.lastInsertRowID), username: username)
+            }
+        } catch StoreError.constraint {
+            return nil
+        }
+    }
+
+    /// The user and stored hash for a username, any case.
+    public func credentials(username: String) throws -> (user: User, passwordHash: String)? {
+        try database.withConnection { connection in
+            try connection.query(
+                "SELECT id, username, password_hash FROM users WHERE username_key = ?", [.text(Self.key(username))])
+        }.first.map { (User(id: $0.int(0), username: $0.string(1)), $0.string(2)) }
+    }
+
+    public func updatePasswordHash(userID: Int, to hash: String) throws {
+        try database.write { connection in
+            try connection.query("UPDATE users SET password_hash = ? WHERE id = ?", [.text(hash), .integer(Int64(userID))])
+        }
+    }
+
+    // MARK: Sessions
+
+    public func createSession(tokenHash: [UInt8], userID: Int, at now: Int) throws {
+        try database.write { connection in
+            try connection.query(
+                "INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at) VALUES (?, ?, ?, ?)",
+                [.blob(tokenHash), .integer(Int64(userID)), .integer(Int64(now)), .integer(Int64(now))])
+        }
+    }
+
+    /// The session's user when the session exists and has not expired; touches it when
+    /// the last touch is older than `touchAfter` seconds (so a busy reader is not a write per page).
+    public func sessionUser(
+        tokenHash: [UInt8], now: Int, idleLimit: Int, absoluteLimit: Int, touchAfter: Int
+    ) throws -> User? {
+        let row = try database.withConnection { connection in
+            try connection.query(
+                """
+                SELECT users.id, users.username, sessions.created_at, sessions.last_seen_at
+                FROM sessions JOIN users ON users.id = sessions.user_id WHERE sessions.token_hash = ?
+                """, [.blob(tokenHash)]
+            ).first
+        }
+        guard let row else { return nil }
+        let createdAt = row.int(2)
+        let lastSeenAt = row.int(3)
+        guard now - lastSeenAt < idleLimit, now - createdAt < absoluteLimit else {
+            try deleteSession(tokenHash: tokenHash)
+            return nil
+        }
+        if now - lastSeenAt >= touchAfter {
+            try database.write { connection in
+                try connection.query(
+                    "UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?", [.integer(Int64(now)), .blob(tokenHash)])
+            }
+        }
+        return User(id: row.int(0), username: row.string(1))
+    }
+
+    public func deleteSession(tokenHash: [UInt8]) throws {
+        try database.write { connection in
+            try connection.query("DELETE FROM sessions WHERE token_hash = ?", [.blob(tokenHash)])
+        }
+    }
+
+    /// Removes every expired session; returns how many.
+    @discardableResult
+    public func purgeExpiredSessions(now: Int, idleLimit: Int, absoluteLimit: Int) throws -> Int {
+        try database.write { connection in
+            try connection.query(
+                "DELETE FROM sessions WHERE last_seen_at <= ? OR created_at <= ?",
+                [.integer(Int64(now - idleLimit)), .integer(Int64(now - absoluteLimit))])
+            return connection.changes
+        }
+    }
+
+    /// Usernames are unique without regard to ASCII case (they are ASCII by rule).
+    static func key(_ username: String) -> String { username.lowercased() }
+}
