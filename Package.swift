@@ -42,7 +42,7 @@ let package = Package(
             name: "MustacheTests", dependencies: ["Mustache"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "HeraldTests", dependencies: ["Herald", "HTTP", "TestSupport"],
+            name: "HeraldTests", dependencies: ["Herald", "HTTP", "Mustache", "TestSupport"],
             // Sample feeds are read by path from the source tree.
             exclude: ["Feeds"]),
     ]

@@ -1,0 +1,75 @@
+import Testing
+import TestSupport
+
+@testable import Herald
+
+/// SPEC, "Rules": a cross-site POST is refused with 403 and changes nothing — not even the intent cookie.
+@Suite struct CrossOriginTests {
+    @Test(arguments: [
+        [("Sec-Fetch-Site", "cross-site")], [("Sec-Fetch-Site", "same-site")],
+        [("Origin", "https://evil.example")], [("Origin", "null")],
+        [("Sec-Fetch-Site", "cross-site"), ("Origin", "http://127.0.0.1")],
+    ])
+    func crossSiteLikeIsRefusedAndStoresNothing(headers: [(String, String)]) throws {
+        let app = try TestApp()
+        let slug = try app.firstSlug()
+        let client = app.client()
+        let token = try client.formToken(on: "/articles/\(slug)")
+        let response = try client.post("/articles/\(slug)/like", form: [("csrf_token", token)], headers: headers)
+        #expect(response.status == 403)
+        #expect(response.headers.values(for: "Set-Cookie").allSatisfy { !$0.hasPrefix("herald_intent=") })
+        #expect(client.cookies["herald_intent"] == nil)
+    }
+
+    @Test func crossSiteLogoutAndLikeByAReaderChangeNothing() throws {
+        let app = try TestApp()
+        let slug = try app.firstSlug()
+        let client = app.client()
+        _ = try client.register("victim")
+        let like = try client.post("/articles/\(slug)/like", form: [], headers: [("Sec-Fetch-Site", "cross-site")])
+        #expect(like.status == 403)
+        #expect(try client.likeCount(slug) == 0)
+        let logout = try client.post("/logout", form: [], headers: [("Origin", "https://evil.example")])
+        #expect(logout.status == 403)
+        #expect(try client.get("/").text.contains("victim"))
+    }
+
+    @Test func sameOriginHeadersPassWithoutAToken() throws {
+        let app = try TestApp()
+        let slug = try app.firstSlug()
+        let fetchMetadata = app.client()
+        _ = try fetchMetadata.register("modern")
+        #expect(
+            try fetchMetadata.post("/articles/\(slug)/like", form: [], headers: [("Sec-Fetch-Site", "same-origin")])
+                .status == 303)
+        let origin = app.client()
+        _ = try origin.register("older")
+        #expect(
+            try origin.post("/articles/\(slug)/like", form: [], headers: [("Origin", "http://127.0.0.1:\(app.port)")])
+                .status == 303)
+        #expect(try origin.likeCount(slug) == 2)
+    }
+
+    @Test func withNeitherHeaderTheTokenDecides() throws {
+        let app = try TestApp()
+        let slug = try app.firstSlug()
+        let client = app.client()
+        _ = try client.register("plain")
+        #expect(try client.post("/articles/\(slug)/like", form: []).status == 403, "missing token")
+        #expect(try client.post("/articles/\(slug)/like", form: [("csrf_token", "forged")]).status == 403)
+        let otherToken = try app.client().formToken(on: "/login")
+        #expect(try client.post("/articles/\(slug)/like", form: [("csrf_token", otherToken)]).status == 403)
+        #expect(try client.submitLikeForm(slug).status == 303)
+        #expect(try client.likeCount(slug) == 1)
+    }
+
+    @Test func tokensSurviveKeyRotation() {
+        let old = CSRFTokens(keys: SecretKeys(current: "old-secret-0123456789"))
+        let rotated = CSRFTokens(keys: SecretKeys(current: "new-secret-0123456789", previous: ["old-secret-0123456789"]))
+        let stranger = CSRFTokens(keys: SecretKeys(current: "new-secret-0123456789"))
+        let token = old.token(binding: "a:visitor")
+        #expect(rotated.isValid(token, binding: "a:visitor"))
+        #expect(!stranger.isValid(token, binding: "a:visitor"))
+        #expect(!rotated.isValid(token, binding: "a:someone-else"))
+    }
+}
