@@ -92,6 +92,7 @@ public enum CommandLineArguments {
         try applyLimit(environment["HERALD_REGISTRATIONS_PER_ADDRESS"], to: &configuration.accounts.registrationsPerAddress)
         try applyLimit(environment["HERALD_REGISTRATION_WINDOW_SECONDS"], to: &configuration.accounts.registrationWindowSeconds)
         try applyLimit(environment["HERALD_HASHING_THREADS"], to: &configuration.accounts.hashingThreads)
+        try applyLimit(environment["HERALD_COMMENTS_PER_MINUTE"], to: &configuration.commentsPerMinute)
     }
 
     private static func applyLimit(_ text: String?, to value: inout Int) throws(UsageError) {

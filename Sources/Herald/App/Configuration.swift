@@ -29,6 +29,8 @@ public struct Configuration: Sendable {
     public var trustForwardedProto = false
     /// Password hashing cost, session lifetimes and brute-force limits.
     public var accounts = AccountSettings()
+    /// Comments one reader may post per minute (`HERALD_COMMENTS_PER_MINUTE`).
+    public var commentsPerMinute = 5
     /// The time; tests move it.
     public var clock = Clock.system
 

@@ -45,7 +45,13 @@ public final class HeraldApp: Sendable {
 
         var router = Router<RequestContext>()
         HealthController(database: database).addRoutes(to: &router)
-        ArticlesController(articles: articles, likes: likes, views: views).addRoutes(to: &router)
+        let comments = CommentStore(database: database)
+        let articlePage = ArticlePage(likes: likes, comments: comments, views: views)
+        ArticlesController(articles: articles, page: articlePage, views: views).addRoutes(to: &router)
+        CommentsController(
+            articles: articles, comments: comments, throttle: ThrottleStore(database: database), page: articlePage,
+            intents: intents, clock: configuration.clock, perMinute: configuration.commentsPerMinute
+        ).addRoutes(to: &router)
         LikesController(articles: articles, likes: likes, intents: intents, views: views, clock: configuration.clock)
             .addRoutes(to: &router)
         AccountsController(

@@ -8,7 +8,7 @@ struct ArticlesController: Sendable {
     static let maximumPage = 50_000
 
     let articles: ArticleStore
-    let likes: LikeStore
+    let page: ArticlePage
     let views: Views
 
     func addRoutes(to router: inout Router<RequestContext>) {
@@ -38,9 +38,7 @@ struct ArticlesController: Sendable {
         guard let slug = request.parameters["slug"], let article = try articles.article(slug: slug) else {
             throw HTTPError(.notFound, "We could not find that article. It may have been moved or removed.")
         }
-        let liked = try context.user.map { try likes.likes(userID: $0.id, articleID: article.id) } ?? false
-        let model: [String: MustacheValue] = ["article": .object(ArticlePageView(article: article, liked: liked))]
-        return try views.page("article", title: article.title, model: model, context: context)
+        return try page.render(article, context: context)
     }
 
     /// `?page=N`: absent means 1; otherwise decimal digits only, N ≥ 1 (SPEC: anything else is 400).

@@ -43,6 +43,12 @@ public final class ArticleStore: Sendable {
         }.first.map(Self.article)
     }
 
+    public func slug(id: Int) throws -> String? {
+        try database.withConnection { connection in
+            try connection.query("SELECT slug FROM articles WHERE id = ?", [.integer(Int64(id))])
+        }.first?.string(0)
+    }
+
     public func isEmpty() throws -> Bool {
         try database.withConnection { try $0.query("SELECT 1 FROM articles LIMIT 1").isEmpty }
     }

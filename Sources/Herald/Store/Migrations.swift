@@ -62,6 +62,17 @@ enum Migrations {
         );
         CREATE INDEX performed_intents_expiry ON performed_intents (expires_at);
         """,
+        // 4: comments (the article's comment_count is kept equal to its rows)
+        """
+        CREATE TABLE comments (
+            id INTEGER PRIMARY KEY,
+            article_id INTEGER NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
+            user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            body TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX comments_by_article ON comments (article_id, id);
+        """,
     ]
 
     static var latestVersion: Int { steps.count }

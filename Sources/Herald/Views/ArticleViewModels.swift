@@ -17,6 +17,7 @@ struct ArticleSummaryView: MustacheObject {
         case "like_count": .int(article.likeCount)
         case "like_label": .string(article.likeCount == 1 ? "like" : "likes")
         case "comment_count": .int(article.commentCount)
+        case "comment_label": .string(article.commentCount == 1 ? "comment" : "comments")
         default: nil
         }
     }
@@ -51,4 +52,5 @@ enum ArticlePaths {
     static func article(_ slug: String) -> String { "/articles/\(slug)" }
     static func like(_ slug: String) -> String { "/articles/\(slug)/like" }
     static func unlike(_ slug: String) -> String { "/articles/\(slug)/unlike" }
+    static func comments(_ slug: String) -> String { "/articles/\(slug)/comments" }
 }

@@ -1,0 +1,87 @@
+import HTTP
+
+/// Posting comments (resumable: the text survives login) and deleting one's own.
+struct CommentsController: Sendable {
+    let articles: ArticleStore
+    let comments: CommentStore
+    let throttle: ThrottleStore
+    let page: ArticlePage
+    let intents: PendingActions
+    let clock: Clock
+    /// Comments one reader may post per minute.
+    let perMinute: Int
+
+    func addRoutes(to router: inout Router<RequestContext>) {
+        router.post(
+            "/articles/:slug/comments",
+            intents.resumable("comment", describe: describe, returnPath: returnPath, tooLarge: tooLargeToKeep) {
+                request, context in try post(request, &context)
+            })
+        router.post("/comments/:id/delete") { request, context in try delete(request, &context) }
+    }
+
+    /// Logged in: validate, rate-limit, add; 303 to the new comment's anchor.
+    func post(_ request: Request, _ context: inout RequestContext) throws -> Response {
+        guard let user = context.user else { throw HTTPError(.forbidden, "Please log in first.") }
+        let article = try self.article(request)
+        let draft = try request.form()["body"] ?? ""
+        let text = CommentText.normalized(draft)
+        if let problem = CommentText.problem(text) {
+            return try page.render(
+                article, context: context, draft: draft, commentError: problem, status: .unprocessableContent)
+        }
+        let now = clock.now()
+        let scope = "comment:\(user.id)"
+        let recent = try throttle.recent(scope, now: now, window: 60)
+        if recent.count >= perMinute {
+            var headers = HTTPHeaders()
+            let wait = max(1, (recent.oldest ?? now) + 60 - now)
+            headers.add("Retry-After", String(wait))
+            throw HTTPError(
+                .tooManyRequests,
+                "You are commenting faster than \(perMinute) comments a minute. Please wait \(wait) seconds and post again.",
+                headers: headers)
+        }
+        try throttle.record([scope], now: now, window: 60)
+        let id = try comments.add(articleID: article.id, userID: user.id, body: text, at: now)
+        context.nextFlash = "Your comment on “\(article.title)” is posted."
+        return .redirect(to: ArticlePaths.article(article.slug) + "#comment-\(id)")
+    }
+
+    /// Its author only: others (and anonymous readers) get 403, an unknown id 404.
+    func delete(_ request: Request, _ context: inout RequestContext) throws -> Response {
+        guard let id = request.parameters["id"].flatMap({ Int($0) }), id > 0, let comment = try comments.comment(id: id)
+        else { throw HTTPError(.notFound, "There is no such comment. It may already have been deleted.") }
+        guard let user = context.user, user.id == comment.userID,
+            try comments.delete(id: id, byUserID: user.id)
+        else { throw HTTPError(.forbidden, "Only the author of a comment can delete it.") }
+        context.nextFlash = "Your comment is deleted."
+        let slug = try articles.slug(id: comment.articleID) ?? ""
+        return .redirect(to: slug.isEmpty ? "/" : ArticlePaths.article(slug))
+    }
+
+    private func article(_ request: Request) throws -> Article {
+        guard let slug = request.parameters["slug"], let article = try articles.article(slug: slug) else {
+            throw HTTPError(.notFound, "We could not find that article. It may have been moved or removed.")
+        }
+        return article
+    }
+
+    private func describe(_ request: Request) throws -> String {
+        let title = try article(request).title
+        let preview = CommentText.preview((try? request.form()["body"] ?? "") ?? "")
+        return "post your comment on “\(title)”: “\(preview)”"
+    }
+
+    private func returnPath(_ request: Request) -> String {
+        ArticlePaths.article(request.parameters["slug"] ?? "")
+    }
+
+    /// Text too large for the intent cookie is never dropped: the article again, with it in the form.
+    private func tooLargeToKeep(_ request: Request, _ context: RequestContext) throws -> Response {
+        try page.render(
+            try article(request), context: context, draft: try request.form()["body"] ?? "",
+            commentError: "Your comment is too long to keep while you log in. Please log in first, then post it.",
+            status: .unprocessableContent)
+    }
+}

@@ -1,0 +1,74 @@
+/// A comment as shown under its article.
+public struct Comment: Sendable, Equatable {
+    public var id: Int
+    public var articleID: Int
+    public var userID: Int
+    public var author: String
+    public var body: String
+    public var createdAt: Int
+}
+
+/// Comments in SQL; each change updates the article's `comment_count` in the same transaction.
+public final class CommentStore: Sendable {
+    private let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Adds a comment and returns its id.
+    public func add(articleID: Int, userID: Int, body: String, at now: Int) throws -> Int {
+        try database.write { connection in
+            try connection.query(
+                "INSERT INTO comments (article_id, user_id, body, created_at) VALUES (?, ?, ?, ?)",
+                [.integer(Int64(articleID)), .integer(Int64(userID)), .text(body), .integer(Int64(now))])
+            let id = Int(connection.lastInsertRowID)
+            try connection.query(
+                "UPDATE articles SET comment_count = comment_count + 1 WHERE id = ?", [.integer(Int64(articleID))])
+            return id
+        }
+    }
+
+    /// An article's comments, oldest first.
+    public func comments(articleID: Int, limit: Int = 500) throws -> [Comment] {
+        try database.withConnection { connection in
+            try connection.query(
+                """
+                SELECT c.id, c.article_id, c.user_id, u.username, c.body, c.created_at
+                FROM comments c JOIN users u ON u.id = c.user_id
+                WHERE c.article_id = ? ORDER BY c.id LIMIT ?
+                """, [.integer(Int64(articleID)), .integer(Int64(limit))])
+        }.map(Self.comment)
+    }
+
+    public func comment(id: Int) throws -> Comment? {
+        try database.withConnection { connection in
+            try connection.query(
+                """
+                SELECT c.id, c.article_id, c.user_id, u.username, c.body, c.created_at
+                FROM comments c JOIN users u ON u.id = c.user_id WHERE c.id = ?
+                """, [.integer(Int64(id))])
+        }.first.map(Self.comment)
+    }
+
+    /// Deletes the comment if `userID` wrote it; false when it is someone else's or gone.
+    public func delete(id: Int, byUserID userID: Int) throws -> Bool {
+        try database.write { connection in
+            let row = try connection.query(
+                "SELECT article_id FROM comments WHERE id = ? AND user_id = ?",
+                [.integer(Int64(id)), .integer(Int64(userID))]
+            ).first
+            guard let articleID = row?.int(0) else { return false }
+            try connection.query("DELETE FROM comments WHERE id = ?", [.integer(Int64(id))])
+            try connection.query(
+                "UPDATE articles SET comment_count = comment_count - 1 WHERE id = ?", [.integer(Int64(articleID))])
+            return true
+        }
+    }
+
+    private static func comment(_ row: SQLRow) -> Comment {
+        Comment(
+            id: row.int(0), articleID: row.int(1), userID: row.int(2), author: row.string(3), body: row.string(4),
+            createdAt: row.int(5))
+    }
+}

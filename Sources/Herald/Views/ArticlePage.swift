@@ -1,0 +1,52 @@
+import HTTP
+import Mustache
+
+/// Renders an article's page: the article, its like form, its comments and the comment form.
+/// Shared by the article route and by the comment routes that show the page again with the
+/// reader's text kept (422).
+struct ArticlePage: Sendable {
+    let likes: LikeStore
+    let comments: CommentStore
+    let views: Views
+
+    func render(
+        _ article: Article, context: RequestContext, draft: String = "", commentError: String? = nil,
+        status: HTTPStatus = .ok
+    ) throws -> Response {
+        let liked = try context.user.map { try likes.likes(userID: $0.id, articleID: article.id) } ?? false
+        let list = try comments.comments(articleID: article.id)
+        let model: [String: MustacheValue] = [
+            "article": .object(ArticlePageView(article: article, liked: liked)),
+            "comments": .list(list.map { .object(CommentView(comment: $0, viewerID: context.user?.id)) }),
+            "has_comments": .bool(!list.isEmpty),
+            "comment_draft": .string(draft),
+            "comment_error": commentError.map(MustacheValue.string) ?? .null,
+            "comment_action": .string(ArticlePaths.comments(article.slug)),
+        ]
+        return try views.page("article", title: article.title, model: model, context: context, status: status)
+    }
+}
+
+/// A comment in the template: its anchor, author, time, paragraphs, and a delete form for its author.
+struct CommentView: MustacheObject {
+    let comment: Comment
+    let viewerID: Int?
+
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "id": .int(comment.id)
+        case "anchor": .string("comment-\(comment.id)")
+        case "author": .string(comment.author)
+        case "date_iso": .string(DateText.rfc3339(comment.createdAt))
+        case "date_text": .string(DateText.long(comment.createdAt))
+        case "paragraphs":
+            .list(
+                comment.body.split(separator: "\n\n", omittingEmptySubsequences: true).map {
+                    .string(String($0))
+                })
+        case "is_mine": .bool(viewerID == comment.userID)
+        case "delete_action": .string("/comments/\(comment.id)/delete")
+        default: nil
+        }
+    }
+}
