@@ -136,3 +136,51 @@ final class Failures: @unchecked Sendable {
     func add(_ item: String) { lock.withLock { items.append(item) } }
     var all: [String] { lock.withLock { items } }
 }
+
+@Suite struct MigrationTests {
+    @Test(arguments: 0..<Migrations.latestVersion)
+    func upgradesFromEachEarlierVersionKeepingData(from version: Int) throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let path = directory + "/herald.sqlite3"
+        do {
+            let old = try SQLiteConnection(path: path)
+            try Migrations.apply(to: old, upTo: version)
+            if version >= 1 {
+                try old.query(
+                    """
+                    INSERT INTO articles (slug, title, summary, body, author, published_at, updated_at)
+                    VALUES ('kept', 'Kept', 's', 'b', 'a', 1, 1)
+                    """)
+            }
+        }
+        let database = try Database(path: path)
+        #expect(try database.schemaVersion() == Migrations.latestVersion)
+        #expect(try database.integrityCheck() == "ok")
+        if version >= 1 {
+            #expect(try ArticleStore(database: database).article(slug: "kept")?.title == "Kept")
+        }
+    }
+}
+
+@Suite struct StoreFailureTests {
+    @Test func aLockedDatabaseAnswers503AndRecovers() throws {
+        let app = try TestApp { $0.databaseBusyTimeoutMilliseconds = 100 }
+        let slug = try app.firstSlug()
+        let reader = app.client()
+        _ = try reader.register("patient")
+        let token = try reader.formToken(on: "/articles/\(slug)")
+        // Another process holds the write lock.
+        let blocker = try SQLiteConnection(path: app.dataDirectory + "/herald.sqlite3")
+        try blocker.execute("BEGIN IMMEDIATE")
+        let busy = try reader.post("/articles/\(slug)/like", form: [("csrf_token", token)])
+        #expect(busy.status == 503)
+        #expect(busy["Retry-After"] != nil)
+        #expect(busy.text.contains("try again"))
+        // Reading pages still works meanwhile (WAL readers never wait for the writer).
+        #expect(try reader.get("/articles/\(slug)").status == 200)
+        try blocker.execute("ROLLBACK")
+        #expect(try reader.post("/articles/\(slug)/like", form: [("csrf_token", token)]).status == 303)
+        #expect(try reader.likeCount(slug) == 1)
+    }
+}

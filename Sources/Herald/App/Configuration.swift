@@ -31,6 +31,8 @@ public struct Configuration: Sendable {
     public var accounts = AccountSettings()
     /// Comments one reader may post per minute (`HERALD_COMMENTS_PER_MINUTE`).
     public var commentsPerMinute = 5
+    /// How long a database statement waits for a lock before the request is answered 503.
+    public var databaseBusyTimeoutMilliseconds: Int32 = 5000
     /// The time; tests move it.
     public var clock = Clock.system
 

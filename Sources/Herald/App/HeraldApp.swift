@@ -16,7 +16,9 @@ public final class HeraldApp: Sendable {
         self.configuration = configuration
         try FileManager.default.createDirectory(
             atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-        database = try Database(path: configuration.dataDirectory + "/herald.sqlite3")
+        database = try Database(
+            path: configuration.dataDirectory + "/herald.sqlite3",
+            busyTimeoutMilliseconds: configuration.databaseBusyTimeoutMilliseconds)
         articles = ArticleStore(database: database)
         likes = LikeStore(database: database)
         keys =

@@ -8,19 +8,23 @@ public final class Database: Sendable {
     public let path: String
     private let idle = Mutex<[ConnectionBox]>([])
     private let maximumIdle: Int
+    /// How long a statement waits for another connection's lock before giving up (then: 503).
+    private let busyTimeoutMilliseconds: Int32
 
     /// Opens the database, creating it if needed, and brings its schema up to date.
-    public init(path: String, maximumIdleConnections: Int = 16) throws {
+    public init(path: String, maximumIdleConnections: Int = 16, busyTimeoutMilliseconds: Int32 = 5000) throws {
         self.path = path
         self.maximumIdle = maximumIdleConnections
-        let first = try SQLiteConnection(path: path)
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        let first = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try Migrations.apply(to: first)
         idle.withLock { $0.append(ConnectionBox(first)) }
     }
 
     /// Runs `body` with a connection of its own; the connection goes back to the pool after.
     func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        let box = try idle.withLock { $0.popLast() } ?? ConnectionBox(SQLiteConnection(path: path))
+        let box = try idle.withLock { $0.popLast() } 
+            ?? ConnectionBox(SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
         defer {
             idle.withLock { connections in
                 if connections.count < maximumIdle { connections.append(box) }

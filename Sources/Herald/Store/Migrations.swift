@@ -77,10 +77,12 @@ enum Migrations {
 
     static var latestVersion: Int { steps.count }
 
-    static func apply(to connection: SQLiteConnection) throws {
+    /// Brings the schema to `target` (the latest by default; tests stop earlier to
+    /// build databases as older versions of Herald left them).
+    static func apply(to connection: SQLiteConnection, upTo target: Int = latestVersion) throws {
         let current = try connection.query("PRAGMA user_version").first?.int(0) ?? 0
-        guard current < steps.count else { return }
-        for version in (current + 1)...steps.count {
+        guard current < target else { return }
+        for version in (current + 1)...target {
             try connection.transaction {
                 try connection.execute(steps[version - 1])
                 // Pragmas cannot take bound parameters; `version` is our own integer.
