@@ -229,3 +229,20 @@ struct UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
+
+@Suite struct CookieBase85Tests {
+    @Test func roundTripsEveryLength() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<40 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let encoded = CookieBase85.encode(bytes)
+            #expect(CookieBase85.decode(encoded) == bytes)
+            #expect(!encoded.contains(where: { ";, \"\\~".contains($0) }), "cookie-safe and no separator")
+        }
+    }
+
+    @Test(arguments: ["", "4abcde", "0abcd", "0abc~e", "0#####", "1\u{e9}bcde"])
+    func rejectsWhatItDidNotMake(text: String) {
+        #expect(CookieBase85.decode(text) == nil)
+    }
+}

@@ -7,30 +7,18 @@ import Synchronization
 /// cost more than compressing a page. Streams are kept in a small pool and
 /// `deflateReset` between uses.
 public final class Gzip: Sendable {
-    /// `gzip` for HTTP bodies; `raw` deflate (no header or checksum, 18 bytes less) where every
-    /// byte counts and integrity is checked otherwise (signed cookies).
-    public enum Format: Sendable {
-        case gzip, raw
-
-        var windowBits: Int32 { self == .gzip ? 15 + 16 : -15 }
-    }
-
     public let level: Int32
-    public let format: Format
     private let pool = Mutex<[DeflateStream]>([])
 
     /// `level` 1 (fastest) … 9 (smallest). Pages use a fast level; static files,
     /// compressed once and cached, use 9.
-    public init(level: Int32 = 4, format: Format = .gzip) {
+    public init(level: Int32 = 4) {
         self.level = level
-        self.format = format
     }
 
     /// The gzip encoding of `input`, or nil if zlib fails (the caller then sends it uncompressed).
     public func compress(_ input: [UInt8]) -> [UInt8]? {
-        guard let stream = pool.withLock({ $0.popLast() }) ?? DeflateStream(level: level, windowBits: format.windowBits) else {
-            return nil
-        }
+        guard let stream = pool.withLock({ $0.popLast() }) ?? DeflateStream(level: level) else { return nil }
         let output = stream.compress(input)
         pool.withLock { streams in
             if streams.count < 16 { streams.append(stream) }
@@ -38,11 +26,10 @@ public final class Gzip: Sendable {
         return output
     }
 
-    /// Decompresses gzip (or raw deflate) data, refusing output beyond `limit` bytes.
-    public static func decompress(_ input: [UInt8], format: Format = .gzip, limit: Int = 64 << 20) -> [UInt8]? {
+    /// Decompresses a gzip member (used by tests and by feed import of `.gz` files).
+    public static func decompress(_ input: [UInt8], limit: Int = 64 << 20) -> [UInt8]? {
         var stream = z_stream()
-        let status = inflateInit2_(&stream, format.windowBits, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else {
+        guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             return nil
         }
         defer { inflateEnd(&stream) }
@@ -73,11 +60,12 @@ public final class Gzip: Sendable {
 private final class DeflateStream: @unchecked Sendable {
     private let stream: UnsafeMutablePointer<z_stream>
 
-    init?(level: Int32, windowBits: Int32) {
+    init?(level: Int32) {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
+        // windowBits 15 + 16 selects the gzip wrapper.
         let status = deflateInit2_(
-            stream, level, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+            stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
             Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
             stream.deallocate()

@@ -1,0 +1,3 @@
+#pragma once
+#include <brotli/encode.h>
+#include <brotli/decode.h>
