@@ -1,5 +1,3 @@
-import Foundation
-
 /// An article as stored. `body` is plain text; paragraphs are separated by blank lines.
 public struct Article: Sendable, Equatable {
     public var id: Int
@@ -14,11 +12,7 @@ public struct Article: Sendable, Equatable {
     public var likeCount: Int
     public var commentCount: Int
 
-    public var paragraphs: [String] {
-        body.split(separator: "\n\n", omittingEmptySubsequences: true)
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            .filter { !$0.isEmpty }
-    }
+    public var paragraphs: [String] { Paragraphs.split(body) }
 }
 
 /// An article arriving from a feed or the demo content, before it has an id or slug.

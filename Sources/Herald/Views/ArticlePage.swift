@@ -39,11 +39,7 @@ struct CommentView: MustacheObject {
         case "author": .string(comment.author)
         case "date_iso": .string(DateText.rfc3339(comment.createdAt))
         case "date_text": .string(DateText.long(comment.createdAt))
-        case "paragraphs":
-            .list(
-                comment.body.split(separator: "\n\n", omittingEmptySubsequences: true).map {
-                    .string(String($0))
-                })
+        case "paragraphs": .list(Paragraphs.split(comment.body).map(MustacheValue.string))
         case "is_mine": .bool(viewerID == comment.userID)
         case "delete_action": .string("/comments/\(comment.id)/delete")
         default: nil

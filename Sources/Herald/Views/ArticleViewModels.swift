@@ -29,16 +29,19 @@ struct ArticlePageView: MustacheObject {
     /// The logged-in reader already likes it: the page offers *Unlike* instead of *Like*.
     let liked: Bool
     private let summary: ArticleSummaryView
+    /// Split once: a template may look the key up more than once.
+    private let paragraphs: MustacheValue
 
     init(article: Article, liked: Bool) {
         self.article = article
         self.liked = liked
         self.summary = ArticleSummaryView(article: article)
+        self.paragraphs = .list(article.paragraphs.map(MustacheValue.string))
     }
 
     func value(forKey key: String) -> MustacheValue? {
         switch key {
-        case "paragraphs": .list(article.paragraphs.map(MustacheValue.string))
+        case "paragraphs": paragraphs
         case "liked": .bool(liked)
         case "like_action": .string(ArticlePaths.like(article.slug))
         case "unlike_action": .string(ArticlePaths.unlike(article.slug))
