@@ -67,7 +67,7 @@ LUA
   curl -sf "http://127.0.0.1:$PORT/" >/dev/null
   FRONT=$(measure "http://127.0.0.1:$PORT/")
   ARTICLE=$(measure "http://127.0.0.1:$PORT/" "$LUA")
-  DEEP_PAGE=$(( (N + 19) / 20 < 50000 ? (N + 19) / 20 : 50000 ))
+  DEEP_PAGE=$(( (N + 19) / 20 < 500 ? (N + 19) / 20 : 500 ))
   DEEP=$(measure "http://127.0.0.1:$PORT/?page=$DEEP_PAGE")
   stop_herald
   rm -rf "$DATA" "$LUA"

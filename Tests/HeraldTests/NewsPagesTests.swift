@@ -40,7 +40,9 @@ import TestSupport
         #expect(occurrences(of: "class=\"story\"", in: third.text) == 10)
         #expect(!third.text.contains("Older"))
         #expect(try client.get("/?page=4").status == 404)
-        for bad in ["0", "-1", "abc", "1.5", "", "+2", "%20", "99999999999999999999", "2x"] {
+        #expect(try client.get("/?page=999999999").status == 404, "beyond the archive")
+        #expect(try client.get("/?page=99999999999999999999999").status == 404, "past the last, however large")
+        for bad in ["0", "00", "-1", "abc", "1.5", "", "+2", "%20", "2x", "0x10", "%EF%BC%91"] {
             #expect(try client.get("/?page=\(bad)").status == 400, "page=\(bad)")
         }
         #expect(try client.get("/?page=01").status == 200)

@@ -1,0 +1,455 @@
+#!/usr/bin/env python3
+"""Real-browser end-to-end test of Herald's "like that survives login".
+
+Starts `herald serve --port 0` on a fresh data directory, drives headless Chromium (Debian's
+chromium + chromium-driver, through Selenium) through the steps below, then stops the server
+with SIGTERM and checks that it exits 0. JavaScript is switched off in the browser (and no page
+may contain a <script>): every step works with plain links and forms. A real browser sends
+`Sec-Fetch-Site` with each POST, the path of Herald's cross-site check that curl and the Swift
+tests do not take; every form submission here checks, in Chromium's network log, that exactly
+one POST went out with `Sec-Fetch-Site: same-origin`.
+
+  1. An anonymous reader opens the first article, clicks Like, is sent to log in (the page says
+     what is pending), follows the link to register, registers, and lands on the article,
+     liked, with the count at 1.
+  2. They log out with the header's button and are anonymous again on the front page.
+  3. Anonymous again, they like another article, log in with the account from step 1, and land
+     on that article, liked, with the count at 1.
+
+Run it with scripts/browser-test.sh, which installs what it needs. It prints one line per step
+and a last line "N passed, N failed" (", N skipped" when an earlier step failed); the exit
+status is 0 only when every step passed and the server exited 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import os
+import re
+import secrets
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+CHROMEDRIVER = "/usr/bin/chromedriver"
+CHROMIUM = "/usr/bin/chromium"
+STARTUP_SECONDS = 60  # a new database is filled with the demo articles first
+PAGE_SECONDS = 20
+STOP_SECONDS = 20
+LISTENING = re.compile(r"^listening on (http://127\.0\.0\.1:(\d+))$")
+
+
+class StepFailed(AssertionError):
+    pass
+
+
+class Terminated(Exception):
+    """SIGTERM (from `timeout`, say): stop, but still quit the browser and stop the server."""
+
+
+def on_sigterm(signum, frame):
+    raise Terminated("terminated by SIGTERM (time limit?)")
+
+
+def check(condition: bool, message: str) -> None:
+    if not condition:
+        raise StepFailed(message)
+
+
+# --- the server ---------------------------------------------------------------------------
+
+
+class Server:
+    """`herald serve --port 0` on a temporary data directory, stderr kept in a file."""
+
+    def __init__(self, herald: Path, root: Path, data: Path, log: Path):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("HERALD_")}
+        env.update(HERALD_PASSWORD_COST="minimum", HERALD_ACCESS_LOG="off")
+        self.log_path = log
+        self._log = open(log, "wb")
+        self.process = subprocess.Popen(
+            [str(herald), "serve", "--port", "0", "--data", str(data), "--root", str(root)],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+        )
+        self.base_url = self._read_listening_line()
+        # Keep reading stdout so the server can never block on a full pipe.
+        self._drain = threading.Thread(target=self._discard_stdout, daemon=True)
+        self._drain.start()
+
+    def _read_listening_line(self) -> str:
+        assert self.process.stdout is not None
+        selector = selectors.DefaultSelector()
+        selector.register(self.process.stdout, selectors.EVENT_READ)
+        deadline = time.monotonic() + STARTUP_SECONDS
+        line = b""
+        while not line.endswith(b"\n"):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not selector.select(remaining):
+                self.kill()
+                raise RuntimeError(f"herald printed no listening line within {STARTUP_SECONDS}s\n{self.log_tail()}")
+            chunk = os.read(self.process.stdout.fileno(), 1)
+            if not chunk:
+                code = self.process.wait()
+                raise RuntimeError(f"herald exited with status {code} before listening\n{self.log_tail()}")
+            line += chunk
+        selector.close()
+        text = line.decode().strip()
+        match = LISTENING.match(text)
+        if not match:
+            self.kill()
+            raise RuntimeError(f"unexpected first stdout line from herald: {text!r}")
+        return match.group(1)
+
+    def _discard_stdout(self) -> None:
+        assert self.process.stdout is not None
+        while self.process.stdout.read(4096):
+            pass
+
+    def stop(self) -> int:
+        """SIGTERM, then the exit status (SIGKILL and -9 after STOP_SECONDS)."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._log.close()
+        return self.process.returncode
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+    def log_tail(self, lines: int = 30) -> str:
+        self._log.flush()
+        text = self.log_path.read_text(errors="replace").splitlines()
+        return "herald stderr (last lines):\n" + "\n".join("  " + l for l in text[-lines:])
+
+
+# --- the browser --------------------------------------------------------------------------
+
+
+def start_browser(log: Path) -> webdriver.Chrome:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--window-size=1280,1000",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--lang=en-US",
+    ):
+        options.add_argument(argument)
+    # No step may rely on JavaScript: switch it off for every page.
+    options.add_experimental_option(
+        "prefs", {"profile.managed_default_content_settings.javascript": 2}
+    )
+    # Chromium's network log, to see the headers it really sends (Sec-Fetch-Site).
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    options.add_experimental_option("perfLoggingPrefs", {"enableNetwork": True, "enablePage": False})
+    service = Service(executable_path=CHROMEDRIVER, log_output=str(log))
+    driver = webdriver.Chrome(service=service, options=options)
+    driver.set_page_load_timeout(PAGE_SECONDS)
+    return driver
+
+
+@dataclass
+class Session:
+    """What the steps share: the browser, the server's address and the account made in step 1."""
+
+    driver: webdriver.Chrome
+    base_url: str
+    screenshots: Path
+    username: str = field(default_factory=lambda: "reader" + secrets.token_hex(4))
+    password: str = field(default_factory=lambda: "browser-pass-" + secrets.token_hex(6))
+    liked_slugs: list[str] = field(default_factory=list)
+
+    # Navigation. Every click that submits a form or follows a link waits for the old page to
+    # go and the new one to load; nothing here runs script in the page.
+
+    def wait(self) -> WebDriverWait:
+        return WebDriverWait(self.driver, PAGE_SECONDS)
+
+    def open(self, path: str) -> None:
+        self.driver.get(self.base_url + path)
+        self.assert_no_script()
+
+    def click_and_load(self, element: WebElement, post: bool = False) -> None:
+        """Click, wait for the next page. With `post`, the click submits a form: check that
+        exactly one POST went out, carrying `Sec-Fetch-Site: same-origin` as a real browser's."""
+        if post:
+            self.posts_sent()  # forget earlier requests
+        page = self.driver.find_element(By.TAG_NAME, "html")
+        element.click()
+        self.wait().until(EC.staleness_of(page))
+        self.wait().until(lambda d: d.find_elements(By.CSS_SELECTOR, "footer.site-footer"))
+        self.assert_no_script()
+        if post:
+            posts = self.posts_sent()
+            check(len(posts) == 1, f"expected one POST from the click, Chromium sent {posts}")
+            url, site = posts[0]
+            check(site == "same-origin", f"the POST to {url} carried Sec-Fetch-Site {site!r}, expected 'same-origin'")
+
+    def posts_sent(self) -> list[tuple[str, str | None]]:
+        """(URL, Sec-Fetch-Site) of each POST since the last call, from Chromium's network log.
+        `requestWillBeSentExtraInfo` has the headers as sent; a redirect reuses the request id,
+        so the first such event of an id belongs to the POST itself."""
+        posts: dict[str, str] = {}
+        sites: dict[str, str | None] = {}
+        for entry in self.driver.get_log("performance"):
+            message = json.loads(entry["message"])["message"]
+            params = message.get("params", {})
+            if message.get("method") == "Network.requestWillBeSent":
+                if params["request"]["method"] == "POST":
+                    posts.setdefault(params["requestId"], params["request"]["url"])
+            elif message.get("method") == "Network.requestWillBeSentExtraInfo":
+                headers = {name.lower(): value for name, value in params.get("headers", {}).items()}
+                sites.setdefault(params["requestId"], headers.get("sec-fetch-site"))
+        return [(url, sites.get(request_id)) for request_id, url in posts.items()]
+
+    def path(self) -> str:
+        return urlsplit(self.driver.current_url).path
+
+    def one(self, css: str) -> WebElement:
+        found = self.driver.find_elements(By.CSS_SELECTOR, css)
+        check(len(found) >= 1, f"no element matches {css!r} on {self.driver.current_url}")
+        return found[0]
+
+    def assert_no_script(self) -> None:
+        scripts = self.driver.find_elements(By.TAG_NAME, "script")
+        check(not scripts, f"{self.driver.current_url} has {len(scripts)} <script> element(s)")
+
+    def screenshot(self, name: str, full_page: bool = False) -> None:
+        """The viewport, or with `full_page` the whole page (through DevTools, not page script)."""
+        path = self.screenshots / name
+        if not full_page:
+            check(self.driver.save_screenshot(str(path)), f"could not save {path}")
+            return
+        size = self.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+        clip = {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 8000), "scale": 1}
+        shot = self.driver.execute_cdp_cmd(
+            "Page.captureScreenshot", {"format": "png", "clip": clip, "captureBeyondViewport": True}
+        )
+        path.write_bytes(base64.b64decode(shot["data"]))
+
+    # The pieces of the flow.
+
+    def open_article_from_front(self, avoid: list[str]) -> tuple[str, str]:
+        """From the front page, click the first article title whose slug is not in `avoid`."""
+        self.open("/")
+        links = self.driver.find_elements(By.CSS_SELECTOR, "h2.story-title a")
+        check(len(links) >= 2, f"the front page lists {len(links)} article(s), expected the demo articles")
+        for link in links:
+            slug = urlsplit(link.get_attribute("href")).path.rsplit("/", 1)[-1]
+            if slug not in avoid:
+                title = link.text.strip()
+                check(title != "", f"the link to {slug} has no text")
+                self.click_and_load(link)
+                check(self.path() == f"/articles/{slug}", f"clicking {title!r} led to {self.driver.current_url}")
+                check(self.one("article.article h1").text.strip() == title, f"the article page is not titled {title!r}")
+                return slug, title
+        raise StepFailed("no article left to like on the front page")
+
+    def click_like_anonymously(self, title: str) -> None:
+        check(not self.is_signed_in(), "expected an anonymous reader")
+        like = self.one('form.like-form[action$="/like"] button[type="submit"]')
+        self.click_and_load(like, post=True)
+        check(self.path() == "/login", f"Like while logged out led to {self.driver.current_url}, not /login")
+        pending = self.one('.pending[role="note"]').text
+        expected = f"Log in to like “{title}”"
+        check(expected in pending, f"the login page says {pending!r}, expected it to contain {expected!r}")
+
+    def fill_account_form(self, action: str, button_text: str) -> None:
+        form = self.one(f'main form[action="{action}"]')
+        username = form.find_element(By.NAME, "username")
+        username.clear()
+        username.send_keys(self.username)
+        form.find_element(By.NAME, "password").send_keys(self.password)
+        button = form.find_element(By.CSS_SELECTOR, 'button[type="submit"]')
+        check(button.text.strip() == button_text, f"the {action} button says {button.text!r}")
+        self.click_and_load(button, post=True)
+
+    def assert_liked(self, slug: str, title: str) -> None:
+        check(self.path() == f"/articles/{slug}", f"expected /articles/{slug}, landed on {self.driver.current_url}{self.errors_on_page()}")
+        status = self.one('[role="status"]').text.strip()
+        check(status.startswith("You liked"), f"the status message is {status!r}, expected 'You liked …'")
+        check(title in status, f"the status message {status!r} does not name {title!r}")
+        count = self.one("article.article [data-like-count]")
+        check(count.text.strip() == "1", f"the like count shows {count.text!r}, expected 1")
+        check(count.get_attribute("data-like-count") == "1", "data-like-count is not 1")
+        forms = self.driver.find_elements(By.CSS_SELECTOR, "form.like-form")
+        check(len(forms) == 1, f"expected one like form, found {len(forms)}")
+        action = forms[0].get_attribute("action") or ""
+        check(action.endswith("/unlike"), f"the like form's action is {action!r}, expected …/unlike")
+        check(self.is_signed_in(), "the header does not show the reader as signed in")
+
+    def is_signed_in(self) -> bool:
+        return bool(self.driver.find_elements(By.CSS_SELECTOR, 'header .account form[action="/logout"]'))
+
+    def errors_on_page(self) -> str:
+        errors = self.driver.find_elements(By.CSS_SELECTOR, '[role="alert"], h1')
+        return "".join(f"\n  page says: {e.text.strip()!r}" for e in errors if e.text.strip())
+
+
+# --- the steps ----------------------------------------------------------------------------
+
+
+def step_like_then_register(s: Session) -> None:
+    slug, title = s.open_article_from_front(avoid=[])
+    s.click_like_anonymously(title)
+    s.screenshot("login-pending.png")
+
+    register = s.one('main section.form-page a[href^="/register"]')
+    check(register.text.strip() == "Register", f"the link to register says {register.text!r}")
+    s.click_and_load(register)
+    check(s.path() == "/register", f"the register link led to {s.driver.current_url}")
+    pending = s.one('.pending[role="note"]').text
+    check(f"Register to like “{title}”" in pending, f"the register page says {pending!r}")
+
+    s.fill_account_form("/register", "Create account")
+    s.assert_liked(slug, title)
+    check(s.username in s.one("header .account .reader").text, "the header does not name the new account")
+    s.screenshot("article-liked.png", full_page=True)
+    s.liked_slugs.append(slug)
+
+
+def step_log_out(s: Session) -> None:
+    check(s.is_signed_in(), "expected to be signed in after step 1")
+    s.click_and_load(s.one('header .account form[action="/logout"] button[type="submit"]'), post=True)
+    check(s.path() == "/", f"logging out led to {s.driver.current_url}, not the front page")
+    check(not s.is_signed_in(), "the header still offers Log out")
+    log_in = s.driver.find_elements(By.CSS_SELECTOR, 'header .account a[href="/login"]')
+    check(len(log_in) == 1 and log_in[0].text.strip() == "Log in", "the header does not show 'Log in'")
+    check(s.driver.find_elements(By.CSS_SELECTOR, "h2.story-title a"), "the front page lists no articles")
+    s.screenshot("front.png")
+
+
+def step_like_then_log_in(s: Session) -> None:
+    check(s.liked_slugs, "step 1 liked nothing")
+    slug, title = s.open_article_from_front(avoid=s.liked_slugs)
+    s.click_like_anonymously(title)
+    s.fill_account_form("/login", "Log in")
+    s.assert_liked(slug, title)
+    s.liked_slugs.append(slug)
+
+
+STEPS = [
+    ("anonymous like, then register", step_like_then_register),
+    ("log out", step_log_out),
+    ("anonymous like, then log in", step_like_then_log_in),
+]
+
+
+# --- the runner ---------------------------------------------------------------------------
+
+
+def main() -> int:
+    repo = Path(__file__).resolve().parents[2]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--herald", type=Path, default=repo / ".build/debug/herald")
+    parser.add_argument("--root", type=Path, default=repo)
+    parser.add_argument("--screenshots", type=Path, default=repo / ".build/browser-screenshots")
+    args = parser.parse_args()
+
+    herald, root, screenshots = args.herald.resolve(), args.root.resolve(), args.screenshots.resolve()
+    screenshots.mkdir(parents=True, exist_ok=True)
+    for old in screenshots.glob("*.png"):
+        old.unlink()
+
+    signal.signal(signal.SIGTERM, on_sigterm)
+    passed = failed = skipped = 0
+    work = Path(tempfile.mkdtemp(prefix="herald-browser-"))
+    server = driver = None
+    keep_work = False
+    try:
+        started = time.monotonic()
+        server = Server(herald, root, work / "data", work / "herald.log")
+        print(f"herald at {server.base_url} (ready in {time.monotonic() - started:.1f}s)", flush=True)
+        driver = start_browser(work / "chromedriver.log")
+        caps = driver.capabilities
+        print(f"browser {caps.get('browserName')} {caps.get('browserVersion')}, "
+              f"chromedriver {caps.get('chrome', {}).get('chromedriverVersion', '?').split(' ')[0]}", flush=True)
+        session = Session(driver, server.base_url, screenshots)
+
+        for name, step in STEPS:
+            if failed:
+                skipped += 1
+                print(f"SKIP {name} (an earlier step failed)", flush=True)
+                continue
+            started = time.monotonic()
+            try:
+                step(session)
+            except (AssertionError, WebDriverException) as error:
+                failed += 1
+                keep_work = True
+                shot = f"failed-{passed + failed}.png"
+                try:
+                    driver.save_screenshot(str(screenshots / shot))
+                except WebDriverException:
+                    shot = "(no screenshot)"
+                print(f"FAIL {name}: {error}\n  at {driver.current_url}, screenshot {shot}", flush=True)
+                traceback.print_exc()
+                print(server.log_tail(), flush=True)
+            else:
+                passed += 1
+                print(f"PASS {name} ({time.monotonic() - started:.1f}s)", flush=True)
+    except Terminated as error:
+        failed += 1
+        keep_work = True
+        print(f"FAIL {error}", flush=True)
+    except Exception:
+        failed += 1
+        keep_work = True
+        print("FAIL unexpected error (starting the server or the browser?):", flush=True)
+        traceback.print_exc()
+    finally:
+        if driver is not None:
+            try:
+                driver.quit()
+            except Exception:  # already gone (SIGTERM reaches the whole process group)
+                pass
+        if server is not None:
+            status = server.stop()
+            if status == 0:
+                print("herald exited 0 on SIGTERM", flush=True)
+            else:
+                failed += 1
+                keep_work = True
+                print(f"FAIL herald exited {status} on SIGTERM, expected 0\n{server.log_tail()}", flush=True)
+        if keep_work:
+            print(f"logs kept in {work}", flush=True)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+    summary = f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else "")
+    print(summary, flush=True)
+    return 0 if failed == 0 and passed == len(STEPS) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
