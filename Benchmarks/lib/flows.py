@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Multi-step load for Herald benchmarks (loopback only, bounded in time).
+
+  flows.py flow  BASE SECONDS THREADS    anonymous like -> login -> liked article; prints flows/s
+  flows.py login BASE SECONDS THREADS    logs in continuously (argon2id each time); prints logins/s
+
+Each thread uses its own account (created first) and keeps its own cookie jar.
+"""
+import http.client
+import re
+import sys
+import threading
+import time
+import urllib.parse
+
+TOKEN = re.compile(r'name="csrf_token" value="([^"]*)"')
+ARTICLE = re.compile(r'href="(/articles/[^"]+)"')
+
+
+class Client:
+    def __init__(self, host, port):
+        self.host, self.port = host, port
+        self.cookies = {}
+        self.conn = http.client.HTTPConnection(host, port, timeout=30)
+
+    def request(self, method, path, form=None):
+        headers = {}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if form is not None:
+            body = urllib.parse.urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        try:
+            self.conn.request(method, path, body=body, headers=headers)
+            response = self.conn.getresponse()
+        except (http.client.HTTPException, OSError):
+            self.conn.close()
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+            self.conn.request(method, path, body=body, headers=headers)
+            response = self.conn.getresponse()
+        text = response.read().decode("utf-8", "replace")
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                pair = value.split(";", 1)[0]
+                key, _, val = pair.partition("=")
+                if "Max-Age=0" in value:
+                    self.cookies.pop(key, None)
+                else:
+                    self.cookies[key] = val
+        return response.status, response.getheader("Location"), text
+
+    def token(self, path):
+        return TOKEN.search(self.request("GET", path)[2]).group(1)
+
+
+def main():
+    mode, base, seconds, threads = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
+    url = urllib.parse.urlparse(base)
+    host, port = url.hostname, url.port
+    articles = ARTICLE.findall(Client(host, port).request("GET", "/")[2])
+    counts = [0] * threads
+    errors = []
+    password = "bench-pass-phrase-1"
+
+    def worker(index):
+        name = f"bench{index}x{int(time.time() * 1000) % 100000}"
+        setup = Client(host, port)
+        status, _, _ = setup.request("POST", "/register", {"csrf_token": setup.token("/register"),
+                                                          "username": name, "password": password})
+        if status != 303:
+            errors.append(f"register {status}")
+            return
+        deadline = time.time() + seconds
+        n = 0
+        while time.time() < deadline:
+            client = Client(host, port)
+            if mode == "flow":
+                article = articles[n % len(articles)]
+                token = client.token(article)
+                status, location, _ = client.request("POST", article + "/like", {"csrf_token": token})
+                if status != 303 or location != "/login":
+                    errors.append(f"like {status}")
+                    continue
+                token = client.token("/login")
+                status, location, _ = client.request(
+                    "POST", "/login", {"csrf_token": token, "username": name, "password": password})
+                if status != 303 or location != article:
+                    errors.append(f"login {status} {location}")
+                    continue
+                page = client.request("GET", article)[2]
+                if "You liked" not in page:
+                    errors.append("not liked")
+                    continue
+                # Unlike again so the next round performs a real like.
+                token = TOKEN.search(page).group(1)
+                client.request("POST", article + "/unlike", {"csrf_token": token})
+            else:
+                token = client.token("/login")
+                status, _, _ = client.request(
+                    "POST", "/login", {"csrf_token": token, "username": name, "password": password})
+                if status != 303:
+                    errors.append(f"login {status}")
+                    continue
+            n += 1
+            counts[index] = n
+
+    pool = [threading.Thread(target=worker, args=(i,)) for i in range(threads)]
+    started = time.time()
+    for thread in pool:
+        thread.start()
+    for thread in pool:
+        thread.join()
+    elapsed = time.time() - started
+    print(f"{sum(counts) / max(elapsed, 0.001):.1f} {len(errors)}")
+    if errors:
+        print("errors:", errors[:5], file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

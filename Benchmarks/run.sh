@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Herald against nginx, in one run, on this machine (loopback only; every run bounded in time).
+#
+#   Benchmarks/run.sh            # ~4 minutes; prints a table and appends it to Benchmarks/RESULTS.md
+#
+# Starts a release build of Herald on a fresh data directory (demo content plus 1,000 generated
+# articles) and nginx serving a 2 KB static file as the ceiling, then measures, interleaved over
+# ROUNDS rounds, with wrk beside the server (so the server has about one of the two cores):
+#   front page, article page (anonymous, random), article page (logged in), like+unlike POSTs,
+# plus article p99 at c=256, the anonymous like->login->liked flow per second (argon2id included),
+# article p99 while 4 clients log in continuously, peak RSS, and start-up time with 100k articles.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-5s}
+C=${CONNECTIONS:-32}
+WORK=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+
+./scripts/install-deps.sh libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev libbrotli-dev pkg-config \
+  sqlite3 wrk nginx curl python3
+swift build -c release --product herald >/dev/null
+HERALD=$ROOT/.build/release/herald
+
+generate_articles() { # $1 database, $2 count
+  sqlite3 "$1" <<SQL >/dev/null
+BEGIN;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $2)
+INSERT INTO articles (slug, source_id, title, summary, body, author, section, published_at, updated_at)
+SELECT 'generated-' || i, 'generated-' || i, 'Generated article number ' || i,
+       'A generated summary for article ' || i || ', long enough to look like a real one on the page.',
+       replace(hex(zeroblob(300)), '00', 'word ') || char(10) || char(10) || replace(hex(zeroblob(250)), '00', 'text '),
+       'Bench Writer', 'world', 1600000000 + i, 1600000000 + i
+FROM n;
+COMMIT;
+SQL
+}
+
+start_herald() { # $1 data dir; sets HERALD_PID and PORT
+  HERALD_ACCESS_LOG=off "$HERALD" serve --port 0 --data "$1" --root "$ROOT" >"$WORK/herald.out" 2>"$WORK/herald.err" &
+  HERALD_PID=$!
+  for _ in $(seq 1 500); do grep -q '^listening on ' "$WORK/herald.out" 2>/dev/null && break; sleep 0.01; done
+  PORT=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$WORK/herald.out")
+}
+
+# wrk → "req/s p50 p99" (latencies in ms)
+measure() {
+  wrk -t1 -c"${2:-$C}" -d"$DURATION" --latency ${3:+-s "$3"} "$1" | awk '
+    function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
+    /Requests\/sec/ { rps = $2 } /^ +50%/ { p50 = ms($2) } /^ +99%/ { p99 = ms($2) }
+    END { printf "%.0f %.2f %.2f", rps, p50, p99 }'
+}
+
+# --- nginx serving a 2 KB static file -------------------------------------------------------------
+mkdir -p "$WORK/www"
+head -c 2048 /dev/urandom | base64 -w 100 | head -c 2048 >"$WORK/www/static.txt"
+cat >"$WORK/nginx.conf" <<NGINX
+worker_processes auto;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $WORK; proxy_temp_path $WORK; fastcgi_temp_path $WORK; uwsgi_temp_path $WORK; scgi_temp_path $WORK;
+  server { listen 127.0.0.1:18080; root $WORK/www; }
+}
+NGINX
+nginx -c "$WORK/nginx.conf"
+sleep 0.3
+NGINX_URL=http://127.0.0.1:18080/static.txt
+
+# --- Herald with demo content and 1,000 generated articles --------------------------------------------
+DATA=$WORK/data
+start_herald "$DATA"
+kill -TERM "$HERALD_PID"; wait "$HERALD_PID" || true
+generate_articles "$DATA/herald.sqlite3" 1000
+start_herald "$DATA"
+BASE=http://127.0.0.1:$PORT
+SLUGS=$(sqlite3 "$DATA/herald.sqlite3" "SELECT slug FROM articles ORDER BY random() LIMIT 500" | tr '\n' ' ')
+LIKE_SLUGS=$(sqlite3 "$DATA/herald.sqlite3" "SELECT slug FROM articles ORDER BY published_at DESC LIMIT 20" | tr '\n' ' ')
+
+# A reader with a real session (argon2id at interactive cost).
+JAR=$WORK/jar
+TOKEN=$(curl -s -c "$JAR" -b "$JAR" "$BASE/register" | grep -o 'name="csrf_token" value="[^"]*"' | head -1 | cut -d'"' -f4)
+curl -s -o /dev/null -c "$JAR" -b "$JAR" -d "csrf_token=$TOKEN&username=benchreader&password=bench-pass-phrase-1" "$BASE/register"
+SESSION=$(awk '$6 == "herald_session" { print $7 }' "$JAR")
+[ -n "$SESSION" ] || { echo "could not log in" >&2; exit 1; }
+export SLUGS COOKIE="herald_session=$SESSION"
+
+declare -A SUM_RPS SUM_P50 MAX_P99
+record() { # name "rps p50 p99"
+  read -r rps p50 p99 <<<"$2"
+  SUM_RPS[$1]=$(( ${SUM_RPS[$1]:-0} + rps ))
+  SUM_P50[$1]=$(awk -v a="${SUM_P50[$1]:-0}" -v b="$p50" 'BEGIN { print a + b }')
+  MAX_P99[$1]=$(awk -v a="${MAX_P99[$1]:-0}" -v b="$p99" 'BEGIN { print (b > a) ? b : a }')
+  printf '  %-28s %8s req/s  p50 %6s ms  p99 %6s ms\n' "$1" "$rps" "$p50" "$p99"
+}
+
+for round in $(seq 1 "$ROUNDS"); do
+  echo "round $round"
+  record "nginx static 2 KB" "$(measure "$NGINX_URL")"
+  record "front page" "$(measure "$BASE/")"
+  record "article, anonymous" "$(COOKIE= measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/articles.lua")"
+  record "article, logged in" "$(measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/articles.lua")"
+  record "like+unlike POSTs" "$(SLUGS=$LIKE_SLUGS measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/like-cycle.lua")"
+done
+record "article, anonymous, c=256" "$(COOKIE= measure "$BASE/" 256 "$ROOT/Benchmarks/lib/articles.lua")"
+record "front page, c=256" "$(measure "$BASE/" 256)"
+
+# Like counts must equal the rows after all that.
+MISMATCH=$(sqlite3 "$DATA/herald.sqlite3" "SELECT count(*) FROM articles a WHERE like_count != (SELECT count(*) FROM likes l WHERE l.article_id = a.id)")
+
+# Article p99 while 4 clients log in continuously.
+python3 "$ROOT/Benchmarks/lib/flows.py" login "$BASE" 8 4 >"$WORK/logins.txt" &
+LOGINS=$!
+sleep 1
+UNDER_LOGIN=$(COOKIE= measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/articles.lua")
+wait "$LOGINS"
+record "article while 4 log in" "$UNDER_LOGIN"
+LOGIN_RATE=$(cut -d' ' -f1 "$WORK/logins.txt")
+
+# The whole anonymous flow: like -> login -> liked article (argon2id included).
+FLOWS=$(python3 "$ROOT/Benchmarks/lib/flows.py" flow "$BASE" 10 4 | cut -d' ' -f1)
+
+RSS_KB=$(awk '/VmHWM/ { print $2 }' "/proc/$HERALD_PID/status")
+kill -TERM "$HERALD_PID"; wait "$HERALD_PID" || true
+
+# Start-up to the first served request with 100,000 articles.
+BIG=$WORK/big
+start_herald "$BIG"; kill -TERM "$HERALD_PID"; wait "$HERALD_PID" || true
+generate_articles "$BIG/herald.sqlite3" 100000
+STARTED=$(date +%s%N)
+HERALD_ACCESS_LOG=off "$HERALD" serve --port 18181 --data "$BIG" --root "$ROOT" >/dev/null 2>&1 &
+HERALD_PID=$!
+until curl -sf -o /dev/null http://127.0.0.1:18181/; do sleep 0.002; done
+STARTUP_MS=$(( ($(date +%s%N) - STARTED) / 1000000 ))
+kill -TERM "$HERALD_PID"; wait "$HERALD_PID" || true
+
+NGINX_RPS=$(( SUM_RPS["nginx static 2 KB"] / ROUNDS ))
+row() { # name rounds
+  local rps=$(( SUM_RPS[$1] / $2 ))
+  local p50; p50=$(awk -v s="${SUM_P50[$1]}" -v n="$2" 'BEGIN { printf "%.2f", s / n }')
+  printf '| %s | %s | %s | %s | %s |\n' "$1" "$rps" "$p50" "${MAX_P99[$1]}" \
+    "$(awk -v a="$rps" -v b="$NGINX_RPS" 'BEGIN { printf "%.0f %%", 100 * a / b }')"
+}
+{
+  echo
+  echo "## Herald vs nginx: $(date -u +%Y-%m-%d) — commit $(git rev-parse --short HEAD), $(nproc) cores, wrk -t1 beside the server, c=$C unless noted, $ROUNDS rounds of $DURATION"
+  echo
+  echo "| scenario | req/s | p50 ms | p99 ms (worst round) | of nginx |"
+  echo "|---|---|---|---|---|"
+  for name in "nginx static 2 KB" "front page" "article, anonymous" "article, logged in" "like+unlike POSTs"; do row "$name" "$ROUNDS"; done
+  for name in "article, anonymous, c=256" "front page, c=256" "article while 4 log in"; do row "$name" 1; done
+  echo
+  echo "- like counts not equal to their rows after the run: $MISMATCH"
+  echo "- logins/s by 4 clients (argon2id, interactive cost) during the article run: $LOGIN_RATE"
+  echo "- anonymous like -> login -> liked article, 4 clients: $FLOWS flows/s"
+  echo "- peak RSS of Herald: $(( RSS_KB / 1024 )) MB (includes the password-hashing pool's working memory)"
+  echo "- start-up to first served front page with 100,000 articles: $STARTUP_MS ms"
+} | tee -a Benchmarks/RESULTS.md
