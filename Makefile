@@ -16,6 +16,7 @@ run: deps release
 test: deps
 	swift build --build-tests
 	swift test --skip-build --parallel
+	python3 Benchmarks/hostile.py --binary .build/debug/herald --seconds 1.5
 
 deps:
 	@./scripts/install-deps.sh $(APT_PACKAGES)

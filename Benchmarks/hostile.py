@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Hostile and faulty clients against a running Herald (loopback only, each attack bounded).
+
+  Benchmarks/hostile.py [--binary .build/release/herald] [--seconds 4]
+
+Starts Herald on a fresh data directory, then runs each attack for a few seconds while a normal
+client GETs an article every 50 ms. Reports the slowest normal GET and Herald's memory during each;
+exits 1 if any normal GET took more than 100 ms or failed, or memory grew by more than 64 MB.
+"""
+import argparse
+import os
+import re
+import resource
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+LIMIT_MS = 100
+LIMIT_GROWTH_MB = 64
+
+
+def start(binary, root):
+    data = tempfile.mkdtemp(prefix="herald-hostile-")
+    env = dict(os.environ, HERALD_ACCESS_LOG="off")
+    proc = subprocess.Popen([binary, "serve", "--port", "0", "--data", data, "--root", root],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    line = proc.stdout.readline().decode()
+    port = int(line.rsplit(":", 1)[1])
+    return proc, port
+
+
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0
+
+
+def get(port, path, timeout=5):
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    status = int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/1.1") else 0
+    return status, (time.monotonic() - started) * 1000
+
+
+def connect(port):
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    return sock
+
+
+def slowloris(port, stop, count=300):
+    socks = []
+    for _ in range(count):
+        try:
+            s = connect(port)
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            socks.append(s)
+        except OSError:
+            pass
+    while not stop.is_set():
+        for s in socks:
+            try:
+                s.sendall(b"X-a: b\r\n")
+            except OSError:
+                pass
+        stop.wait(1)
+    for s in socks:
+        s.close()
+
+
+def slow_bodies(port, stop, count=300):
+    socks = []
+    for _ in range(count):
+        try:
+            s = connect(port)
+            s.sendall(b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                      b"Content-Length: 60000\r\n\r\n")
+            socks.append(s)
+        except OSError:
+            pass
+    while not stop.is_set():
+        for s in socks:
+            try:
+                s.sendall(b"a")
+            except OSError:
+                pass
+        stop.wait(1)
+    for s in socks:
+        s.close()
+
+
+def idle(port, stop, count=2000):
+    socks = []
+    for _ in range(count):
+        try:
+            socks.append(connect(port))
+        except OSError:
+            break
+    stop.wait()
+    for s in socks:
+        s.close()
+
+
+def repeat(port, stop, payload):
+    while not stop.is_set():
+        try:
+            with connect(port) as s:
+                s.sendall(payload)
+                s.settimeout(2)
+                while s.recv(65536):
+                    pass
+        except OSError:
+            pass
+
+
+ATTACKS = {
+    "slowloris (300 conns trickling headers)": slowloris,
+    "slow bodies (300 conns, 1 byte/s)": slow_bodies,
+    "2,000 idle connections": idle,
+    "oversized request lines (100 KB)": lambda p, s: repeat(p, s, b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"),
+    "oversized headers (100 KB)": lambda p, s: repeat(p, s, b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 100_000 + b"\r\n\r\n"),
+    "oversized bodies (declared 100 MB)": lambda p, s: repeat(
+        p, s, b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n" + b"x" * 70_000),
+    "pipelined garbage": lambda p, s: repeat(p, s, b"\x00\xff GARBAGE \r\n\r\n" * 50 + b"GET / HTTP/1.1\r\n\r\n" * 20),
+    "conflicting Content-Length/Transfer-Encoding": lambda p, s: repeat(
+        p, s, b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"),
+}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default=".build/release/herald")
+    parser.add_argument("--seconds", type=float, default=4)
+    args = parser.parse_args()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    proc, port = start(os.path.join(root, args.binary) if not os.path.isabs(args.binary) else args.binary, root)
+    failures = 0
+    try:
+        front = get(port, "/")
+        page = socket.create_connection(("127.0.0.1", port))
+        page.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        html = b""
+        while chunk := page.recv(65536):
+            html += chunk
+        article = re.search(rb'href="(/articles/[^"]+)"', html).group(1).decode()
+        baseline = rss_mb(proc.pid)
+        print(f"Herald on port {port}, article {article}, RSS {baseline:.0f} MB at start")
+        print(f"| attack | normal GETs | slowest ms | RSS MB (peak) | verdict |\n|---|---|---|---|---|")
+        for name, attack in ATTACKS.items():
+            stop = threading.Event()
+            worker = threading.Thread(target=attack, args=(port, stop), daemon=True)
+            worker.start()
+            time.sleep(0.5)
+            slowest, count, errors, peak = 0.0, 0, 0, 0.0
+            deadline = time.monotonic() + args.seconds
+            while time.monotonic() < deadline:
+                try:
+                    status, ms = get(port, article)
+                    if status != 200:
+                        errors += 1
+                    slowest = max(slowest, ms)
+                except OSError:
+                    errors += 1
+                count += 1
+                peak = max(peak, rss_mb(proc.pid))
+                time.sleep(0.05)
+            stop.set()
+            worker.join(timeout=10)
+            ok = errors == 0 and slowest <= LIMIT_MS and peak - baseline <= LIMIT_GROWTH_MB
+            failures += 0 if ok else 1
+            print(f"| {name} | {count} ({errors} failed) | {slowest:.1f} | {peak:.0f} | {'ok' if ok else 'FAIL'} |")
+            time.sleep(0.5)
+        alive = proc.poll() is None and get(port, "/healthz")[0] == 200
+        print(f"still serving after all attacks: {alive}")
+        failures += 0 if alive else 1
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+    print(f"{len(ATTACKS) + 1 - failures} passed, {failures} failed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
