@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA ?= ./data
 
-.PHONY: run test deps build release format bench-templates
+.PHONY: run test deps build release format bench-templates fuzz browser-test
 
 run: deps release
 	./.build/release/herald serve --host $(HOST) --port $(PORT) --data $(DATA)
@@ -17,6 +17,8 @@ test: deps
 	swift build --build-tests
 	swift test --skip-build --parallel
 	python3 Benchmarks/hostile.py --binary .build/debug/herald --seconds 1.5
+	./scripts/browser-test.sh --no-build
+	./scripts/fuzz.sh 3
 
 deps:
 	@./scripts/install-deps.sh $(APT_PACKAGES)
@@ -32,3 +34,9 @@ format:
 
 bench-templates:
 	./Benchmarks/templates.sh
+
+fuzz:
+	./scripts/fuzz.sh 60
+
+browser-test:
+	./scripts/browser-test.sh

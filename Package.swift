@@ -10,7 +10,9 @@ let crossModuleOptimization: [SwiftSetting] = [
 let package = Package(
     name: "Herald",
     products: [
-        .executable(name: "herald", targets: ["herald"])
+        .executable(name: "herald", targets: ["herald"]),
+        // For the fuzzing package in Fuzz/, which builds these with sanitizers.
+        .library(name: "HeraldCore", targets: ["HTTP", "Mustache", "Herald"]),
     ],
     targets: [
         // System libraries from Debian: a module map and one shim header each, no code.

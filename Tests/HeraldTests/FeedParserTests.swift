@@ -444,3 +444,22 @@ private func rss(items: String) -> String {
         #expect(HTMLText.normalizePlainText("bell\u{7}\u{FEFF} here") == "bell here")
     }
 }
+
+/// Inputs the fuzzer (scripts/fuzz.sh) once crashed on, kept as regression tests.
+@Suite struct FeedFuzzRegressionTests {
+    @Test func utf7DeclarationIsRefusedInsteadOfCrashingLibxml2() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Feeds/fuzz-crash-utf7.xml").path
+        let data = try #require(FileManager.default.contents(atPath: path))
+        #expect(throws: FeedError.self) { try FeedParser.parse(Array(data), name: "utf7.xml") }
+        do { _ = try FeedParser.parse(Array(data), name: "utf7.xml") } catch {
+            #expect(error.description.contains("must be UTF-8"))
+        }
+        for encoding in ["UTF-7", "EBCDIC-US", "x-bogus", "UCS-4"] {
+            let feed = "<?xml version=\"1.0\" encoding=\"\(encoding)\"?><rss version=\"2.0\"><channel></channel></rss>"
+            #expect(throws: FeedError.self) { try FeedParser.parse(Array(feed.utf8), name: "x.xml") }
+        }
+        let latin1 = "<?xml version='1.0' encoding='ISO-8859-1'?><rss version=\"2.0\"><channel></channel></rss>"
+        #expect(try FeedParser.parse(Array(latin1.utf8), name: "x.xml").isEmpty)
+    }
+}
