@@ -11,11 +11,11 @@ public struct AccessLog<Context>: Middleware {
         do {
             response = try next(request, &context)
         } catch {
-            log.info("\(request.method) \(request.path) 500 0 \(monotonicMicroseconds() - start)us")
+            log.info("\(request.method) \(loggable(request.path)) 500 0 \(monotonicMicroseconds() - start)us")
             throw error
         }
         log.info(
-            "\(request.method) \(request.path) \(response.status.code) \(response.body.count) \(monotonicMicroseconds() - start)us"
+            "\(request.method) \(loggable(request.path)) \(response.status.code) \(response.body.count) \(monotonicMicroseconds() - start)us"
         )
         return response
     }

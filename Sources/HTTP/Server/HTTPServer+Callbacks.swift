@@ -86,7 +86,8 @@ extension HTTPServer {
         if chunkSize > 0 {
             let elapsed = monotonicMicroseconds() - state.startedAt
             if elapsed > Int64(configuration.requestDeadlineSeconds) * 1_000_000 {
-                log.warning("\(state.method) \(state.target.prefix(200)) cut off: body still arriving after the deadline")
+                let path = state.target.prefix { $0 != "?" }.prefix(200)
+                log.warning("\(state.method) \(loggable(String(path))) cut off: body still arriving after the deadline")
                 return .NO
             }
             if state.body.count + chunkSize > configuration.maxBodyBytes {

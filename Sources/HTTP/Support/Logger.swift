@@ -74,3 +74,17 @@ public func monotonicMicroseconds() -> Int64 {
     clock_gettime(CLOCK_MONOTONIC, &now)
     return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
 }
+
+/// `text` made safe for a log line: control characters (a decoded `%0A` in a path could forge a
+/// line) become `\u{…}` escapes, and it is cut to 300 characters.
+public func loggable(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars.prefix(300) {
+        if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
+            out += "\\u{\(String(scalar.value, radix: 16))}"
+        } else {
+            out.unicodeScalars.append(scalar)
+        }
+    }
+    return out
+}

@@ -14,8 +14,10 @@ public final class HeraldApp: Sendable {
 
     public init(configuration: Configuration, log: Logger) throws {
         self.configuration = configuration
+        // The data directory holds password hashes and the key: readable by its owner only.
         try FileManager.default.createDirectory(
-            atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+            atPath: configuration.dataDirectory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         database = try Database(
             path: configuration.dataDirectory + "/herald.sqlite3",
             busyTimeoutMilliseconds: configuration.databaseBusyTimeoutMilliseconds)
@@ -57,7 +59,7 @@ public final class HeraldApp: Sendable {
         LikesController(articles: articles, likes: likes, intents: intents, views: views, clock: configuration.clock)
             .addRoutes(to: &router)
         AccountsController(
-            accounts: accounts, views: views, hashingPool: hashingPool, afterLogin: AfterLogin(intents: intents)
+            accounts: accounts, views: views, hashingPool: hashingPool, afterLogin: AfterLogin(intents: intents, accounts: accounts)
         ).addRoutes(to: &router)
         IntentController(intents: intents).addRoutes(to: &router)
         FeedController(articles: articles, views: views, baseURL: configuration.baseURL).addRoutes(to: &router)
@@ -69,12 +71,17 @@ public final class HeraldApp: Sendable {
         // refuse cross-site POSTs before any handler runs, and carry one-shot messages.
         let middleware: [any Middleware<RequestContext>] = [
             AccessLog(log: configuration.accessLog ? log : .silent),
-            SecurityHeaders(),
+            SecurityHeaders(
+                strictTransportSecurity: configuration.baseURL?.hasPrefix("https://") == true
+                    ? "max-age=31536000; includeSubDomains" : nil),
             ErrorPages(log: log) { error, _, context in views.errorPage(error, context: context) },
             RequestValidation(),
             StoreFailures(log: log),
             Compression(),
-            SessionMiddleware(accounts: accounts, trustForwardedProto: configuration.trustForwardedProto),
+            ClientInfo(
+                trustProxy: configuration.trustForwardedProto,
+                servedOverHTTPS: configuration.baseURL?.hasPrefix("https://") ?? false),
+            SessionMiddleware(accounts: accounts),
             CrossOriginProtection(tokens: CSRFTokens(keys: keys), baseURL: configuration.baseURL),
             FlashMessages(keys: keys),
         ]

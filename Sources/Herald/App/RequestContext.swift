@@ -12,6 +12,8 @@ public struct RequestContext: Sendable {
     public var flash: String?
     /// A one-shot message for the next page, set by a handler before it redirects.
     public var nextFlash: String?
+    /// The client's address: the socket's, or the one a trusted proxy reports. Used for throttling.
+    public var clientAddress = ""
     /// The request came over HTTPS (directly, or from a trusted proxy saying so): cookies get `Secure`.
     public var isSecure = false
 

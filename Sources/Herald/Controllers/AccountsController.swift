@@ -30,7 +30,7 @@ struct AccountsController: Sendable {
         let username = form["username"] ?? ""
         let password = form["password"] ?? ""
         let next = LocalPath.validated(form["next"])
-        switch try accounts.login(username: username, password: password, address: request.remoteAddress) {
+        switch try accounts.login(username: username, password: password, address: context.clientAddress) {
         case .loggedIn(let user, let token):
             return try afterLogin.complete(request, &context, user: user, sessionToken: token, next: next)
         case .failed:
@@ -47,7 +47,7 @@ struct AccountsController: Sendable {
         let username = form["username"] ?? ""
         let password = form["password"] ?? ""
         let next = LocalPath.validated(form["next"])
-        switch try accounts.register(username: username, password: password, address: request.remoteAddress) {
+        switch try accounts.register(username: username, password: password, address: context.clientAddress) {
         case .registered(let user, let token):
             return try afterLogin.complete(request, &context, user: user, sessionToken: token, next: next)
         case .invalid(let problems):
@@ -67,6 +67,9 @@ struct AccountsController: Sendable {
         if let token = context.sessionToken { try accounts.logout(sessionToken: token) }
         var response = Response.redirect(to: "/")
         response.setCookie(.expired(CookieNames.session, secure: context.isSecure))
+        if request.cookies[CookieNames.intent] != nil {
+            response.setCookie(.expired(CookieNames.intent, secure: context.isSecure))
+        }
         if context.user != nil { context.nextFlash = "You have logged out." }
         return response
     }

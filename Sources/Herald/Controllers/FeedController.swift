@@ -33,7 +33,9 @@ struct FeedController: Sendable {
             "site_name": .string(Views.siteName), "base_url": .string(base), "feed_url": .string(base + "/feed.atom"),
             "updated": .string(DateText.rfc3339(newest.first?.publishedAt ?? 0)), "entries": .list(entries),
         ]
-        return try views.document("feed", model: model, contentType: "application/atom+xml; charset=utf-8")
+        var response = try views.document("feed", model: model, contentType: "application/atom+xml; charset=utf-8")
+        response.headers.add("Cache-Control", "public, max-age=300")
+        return response
     }
 
     /// `http://` + the Host header when it is a plain host[:port]; anything odd falls back to

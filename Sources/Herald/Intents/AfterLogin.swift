@@ -5,10 +5,13 @@ import HTTP
 /// lands where it returns; otherwise they go to `next` (checked local) or the front page.
 struct AfterLogin: Sendable {
     let intents: PendingActions
+    let accounts: Accounts
 
     func complete(
         _ request: Request, _ context: inout RequestContext, user: User, sessionToken: String, next: String?
     ) throws -> Response {
+        // Logging in again while logged in: the old session ends, it is not left behind.
+        if let previous = context.sessionToken { try accounts.logout(sessionToken: previous) }
         context.user = user
         context.sessionToken = sessionToken
         var response = try intents.resume(request, &context) ?? .redirect(to: next ?? "/")

@@ -82,6 +82,10 @@ final class PendingActions: Sendable {
         } catch let error as HTTPError where error.status == .notFound {
             context.nextFlash = "What you started before logging in can no longer be done: \(error.message)"
             return .redirect(to: "/")
+        } catch let error as HTTPError {
+            // Refused for another reason (a limit, a busy database): the login itself stands.
+            context.nextFlash = "You are logged in, but what you started could not be done: \(error.message)"
+            return .redirect(to: LocalPath.validated(intent.returnPath) ?? "/")
         }
     }
 

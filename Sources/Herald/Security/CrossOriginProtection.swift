@@ -33,7 +33,10 @@ struct CrossOriginProtection: Middleware {
         }
 
         var response = try next(request, &context)
-        if let newAnonymousID, context.sessionToken == nil {
+        // Only pages carry forms; files, feeds and redirects need no anonymous cookie.
+        if let newAnonymousID, context.sessionToken == nil,
+            response.headers["Content-Type"]?.hasPrefix("text/html") == true
+        {
             response.setCookie(SetCookie(name: CookieNames.anonymous, value: newAnonymousID, secure: context.isSecure))
         }
         return response

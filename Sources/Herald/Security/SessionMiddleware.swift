@@ -1,14 +1,10 @@
 import HTTP
 
-/// Finds the reader behind the `herald_session` cookie and notes whether the request
-/// came over HTTPS. A cookie for a dead session is cleared.
+/// Finds the reader behind the `herald_session` cookie. A cookie for a dead session is cleared.
 struct SessionMiddleware: Middleware {
     let accounts: Accounts
-    /// Trust `X-Forwarded-Proto: https` (only behind a proxy that sets it).
-    let trustForwardedProto: Bool
 
     func handle(_ request: Request, context: inout RequestContext, next: Next<RequestContext>) throws -> Response {
-        context.isSecure = trustForwardedProto && request.headers["X-Forwarded-Proto"]?.lowercased() == "https"
         var staleCookie = false
         if let token = request.cookies[CookieNames.session] {
             if let user = try accounts.user(sessionToken: token) {

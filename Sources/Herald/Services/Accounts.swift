@@ -47,12 +47,13 @@ public final class Accounts: Sendable {
         if recent.count >= settings.registrationsPerAddress {
             return .throttled(retryAfterSeconds: retryAfter(oldest: recent.oldest, now: now, window: settings.registrationWindowSeconds))
         }
+        // Every attempt counts, so the form cannot be used to probe for taken names without limit.
+        try throttle.record([scope], now: now, window: settings.registrationWindowSeconds)
         let problems = rules.usernameProblems(username) + rules.passwordProblems(password)
         guard problems.isEmpty else { return .invalid(problems) }
         if try store.credentials(username: username) != nil { return .usernameTaken }
 
         let hash = try hashing.hash(password)
-        try throttle.record([scope], now: now, window: settings.registrationWindowSeconds)
         guard let user = try store.createUser(username: username, passwordHash: hash, at: now) else {
             return .usernameTaken  // taken between the check and the insert
         }
@@ -62,7 +63,7 @@ public final class Accounts: Sendable {
     public func login(username: String, password: String, address: String) throws -> LoginOutcome {
         let now = clock.now()
         let window = settings.loginWindowSeconds
-        let nameScope = "login-name:" + AccountStore.key(username)
+        let nameScope = "login-name:" + AccountStore.key(String(username.prefix(64)))
         let addressScope = "login-address:" + address
         let byName = try throttle.recent(nameScope, now: now, window: window)
         let byAddress = try throttle.recent(addressScope, now: now, window: window)

@@ -2,10 +2,22 @@
 enum CommentText {
     static let maximumLength = 2000
 
-    /// CRLF (and lone CR) become LF, surrounding whitespace goes.
+    /// CRLF (and lone CR) become LF, surrounding whitespace goes, and invisible control
+    /// characters (other than line breaks and tabs) and bidirectional overrides, which can make a
+    /// comment display differently from what it says, are removed.
     static func normalized(_ text: String) -> String {
         let unified = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-        return unified.trimmingCharacters(in: .whitespacesAndNewlines)
+        var kept = String.UnicodeScalarView()
+        for scalar in unified.unicodeScalars where !isInvisibleControl(scalar) { kept.append(scalar) }
+        return String(kept).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func isInvisibleControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09: false
+        case 0x00..<0x20, 0x7F..<0xA0, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     /// Length in Unicode code points, as SPEC counts it.

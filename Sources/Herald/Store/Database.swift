@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The SQLite database: a pool of connections, one per concurrently serving thread.
@@ -16,6 +17,10 @@ public final class Database: Sendable {
         self.path = path
         self.maximumIdle = maximumIdleConnections
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        // Created 0600 before SQLite opens it: its -wal and -shm files take the same mode.
+        if !FileManager.default.fileExists(atPath: path) {
+            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
         let first = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try Migrations.apply(to: first)
         idle.withLock { $0.append(ConnectionBox(first)) }

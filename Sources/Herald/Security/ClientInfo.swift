@@ -1,0 +1,34 @@
+import HTTP
+
+/// Who is really on the other end: behind a TLS proxy Herald is told to trust, the client's
+/// address is the last `X-Forwarded-For` entry (the one the proxy added) and HTTPS is what
+/// `X-Forwarded-Proto` says; a public `https://` base URL means HTTPS too. Without a trusted
+/// proxy those headers are ignored, since any client can send them.
+struct ClientInfo: Middleware {
+    let trustProxy: Bool
+    let servedOverHTTPS: Bool
+
+    func handle(_ request: Request, context: inout RequestContext, next: Next<RequestContext>) throws -> Response {
+        context.clientAddress = request.remoteAddress
+        context.isSecure = servedOverHTTPS
+        if trustProxy {
+            if request.headers["X-Forwarded-Proto"]?.lowercased() == "https" { context.isSecure = true }
+            if let forwarded = request.headers.values(for: "X-Forwarded-For").last,
+                let last = forwarded.split(separator: ",").last
+            {
+                let address = last.trimmingASCIIWhitespace()
+                if !address.isEmpty && address.utf8.count <= 64 { context.clientAddress = String(address) }
+            }
+        }
+        return try next(request, &context)
+    }
+}
+
+extension Substring {
+    func trimmingASCIIWhitespace() -> Substring {
+        var result = self
+        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
+        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
+        return result
+    }
+}
