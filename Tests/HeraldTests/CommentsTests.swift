@@ -101,6 +101,23 @@ import TestSupport
         #expect(occurrences(of: "Survives a wrong password.", in: page) == 1)
     }
 
+    @Test func aResumedCommentThatFailsValidationIsShownWithItsTextAndAWorkingForm() throws {
+        let app = try TestApp()
+        let slug = try app.firstSlug()
+        _ = try app.client().register("wordy")
+        let reader = app.client()
+        let long = String(repeating: "word ", count: 420)  // 2,099 code points: too long, but it fits the cookie
+        #expect(try postComment(reader, slug, long)["Location"] == "/login")
+        let landed = try reader.login("wordy")
+        #expect(landed.status == 422)
+        #expect(landed.text.contains("the limit is 2000"))
+        #expect(landed.text.contains(long.trimmingCharacters(in: .whitespaces)))
+        // The page's forms are bound to the new session: submitting one as rendered works.
+        let token = try #require(hiddenField("csrf_token", in: landed.text))
+        let fixed = try reader.post("/articles/\(slug)/comments", form: [("csrf_token", token), ("body", "Shorter now.")])
+        #expect(fixed.status == 303)
+    }
+
     @Test func replayedCommentIntentPostsNothing() throws {
         let app = try TestApp()
         let slug = try app.firstSlug()

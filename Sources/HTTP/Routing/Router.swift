@@ -46,9 +46,13 @@ public struct Router<Context>: Sendable {
         add(.post, pattern, on: pool, handler)
     }
 
-    /// The pool of the route that would answer `request`, if it declared one.
+    /// The pool of the route that would answer `request`, if it declared one. Asked for every
+    /// request, so only the few routes that declared a pool are looked at.
     public func workerPool(for request: Request) -> WorkerPool? {
-        routes.first { $0.method == request.method && Self.match($0.segments, request.pathSegments) != nil }?.pool
+        for route in routes where route.pool != nil && route.method == request.method {
+            if Self.match(route.segments, request.pathSegments) != nil { return route.pool }
+        }
+        return nil
     }
 
     /// Finds the handler for `request` and fills in its route parameters.

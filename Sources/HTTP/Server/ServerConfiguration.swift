@@ -12,7 +12,7 @@ public struct ServerConfiguration: Sendable {
     /// Largest request body accepted; a larger declared body is refused with 413 before it is read.
     public var maxBodyBytes = 64 * 1024
     /// Per-connection buffer for the request line and headers (libmicrohttpd answers 431/414 past it).
-    public var connectionMemoryBytes = 32 * 1024
+    public var connectionMemoryBytes = 16 * 1024
     /// Connections open at once, across all threads.
     public var connectionLimit = 4000
     /// An idle connection (no bytes either way) is closed after this many seconds.

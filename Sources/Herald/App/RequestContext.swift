@@ -6,8 +6,11 @@ public struct RequestContext: Sendable {
     public var user: User?
     /// The session cookie's token, when it belongs to a live session.
     public var sessionToken: String?
+    /// Makes the token every rendered form carries, on first use only: most responses
+    /// (files, the feed, redirects) render no form and never pay for it.
+    var csrf: CSRFBinding?
     /// The token every rendered form carries (bound to the session, or to the anonymous cookie).
-    public var csrfToken = ""
+    public var csrfToken: String { csrf?.token ?? "" }
     /// A one-shot message arriving with this request (`role="status"`).
     public var flash: String?
     /// A one-shot message for the next page, set by a handler before it redirects.

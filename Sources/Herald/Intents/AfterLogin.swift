@@ -14,6 +14,7 @@ struct AfterLogin: Sendable {
         if let previous = context.sessionToken { try accounts.logout(sessionToken: previous) }
         context.user = user
         context.sessionToken = sessionToken
+        context.csrf?.rebind(toSession: sessionToken)
         var response = try intents.resume(request, &context) ?? .redirect(to: next ?? "/")
         response.setCookie(SetCookie(name: CookieNames.session, value: sessionToken, secure: context.isSecure))
         // Performed or void, a pending action is finished with.

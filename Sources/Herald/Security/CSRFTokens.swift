@@ -1,3 +1,46 @@
+/// One request's CSRF binding: the session, the visitor's anonymous cookie, or — for a first
+/// visit — a new anonymous id made only when a form actually needs a token.
+final class CSRFBinding: @unchecked Sendable {
+    private let tokens: CSRFTokens
+    private var binding: String?
+    /// Set when this request made a new anonymous id, which the response must then set as a cookie.
+    private(set) var newAnonymousID: String?
+    private var cachedToken: String?
+
+    init(tokens: CSRFTokens, binding: String?) {
+        self.tokens = tokens
+        self.binding = binding
+    }
+
+    var token: String {
+        if let cachedToken { return cachedToken }
+        let token = tokens.token(binding: resolvedBinding)
+        cachedToken = token
+        return token
+    }
+
+    var resolvedBinding: String {
+        if let binding { return binding }
+        let fresh = Sodium.base64URL(Sodium.randomBytes(16))
+        newAnonymousID = fresh
+        binding = "a:" + fresh
+        return "a:" + fresh
+    }
+
+    /// After a login inside this request: forms rendered from now on are bound to the new session.
+    func rebind(toSession token: String) {
+        binding = "s:" + token
+        newAnonymousID = nil
+        cachedToken = nil
+    }
+
+    /// Whether `presented` is valid for this visitor (false for a first visit: there is nothing to match).
+    func accepts(_ presented: String?) -> Bool {
+        guard let binding else { return false }
+        return tokens.isValid(presented, binding: binding)
+    }
+}
+
 /// Form tokens for browsers that send neither `Sec-Fetch-Site` nor `Origin`.
 ///
 /// A token is an HMAC of the visitor's binding (their session token once logged in, else

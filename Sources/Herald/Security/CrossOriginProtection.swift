@@ -15,26 +15,24 @@ struct CrossOriginProtection: Middleware {
     let baseURL: String?
 
     func handle(_ request: Request, context: inout RequestContext, next: Next<RequestContext>) throws -> Response {
-        var newAnonymousID: String?
-        let binding: String
+        let binding: String?
         if let session = context.sessionToken {
             binding = "s:" + session
         } else if let anonymous = request.cookies[CookieNames.anonymous], Self.isWellFormed(anonymous) {
             binding = "a:" + anonymous
         } else {
-            let fresh = Sodium.base64URL(Sodium.randomBytes(16))
-            newAnonymousID = fresh
-            binding = "a:" + fresh
+            binding = nil
         }
-        context.csrfToken = tokens.token(binding: binding)
+        let csrf = CSRFBinding(tokens: tokens, binding: binding)
+        context.csrf = csrf
 
         if request.method != .get && request.method != .head {
-            try check(request, binding: binding)
+            try check(request, csrf: csrf)
         }
 
         var response = try next(request, &context)
-        // Only pages carry forms; files, feeds and redirects need no anonymous cookie.
-        if let newAnonymousID, context.sessionToken == nil,
+        // A page that rendered a form for a first-time visitor: give them the cookie it is bound to.
+        if let newAnonymousID = csrf.newAnonymousID, context.sessionToken == nil,
             response.headers["Content-Type"]?.hasPrefix("text/html") == true
         {
             response.setCookie(SetCookie(name: CookieNames.anonymous, value: newAnonymousID, secure: context.isSecure))
@@ -42,7 +40,7 @@ struct CrossOriginProtection: Middleware {
         return response
     }
 
-    private func check(_ request: Request, binding: String) throws {
+    private func check(_ request: Request, csrf: CSRFBinding) throws {
         if let site = request.headers["Sec-Fetch-Site"] {
             guard site == "same-origin" || site == "none" else { throw Self.refusal }
             return
@@ -52,7 +50,7 @@ struct CrossOriginProtection: Middleware {
             return
         }
         let token = (try? request.form())?[Self.formField]
-        guard tokens.isValid(token, binding: binding) else {
+        guard csrf.accepts(token) else {
             throw HTTPError(
                 .forbidden,
                 "This form has expired or did not come from this site. Please go back, reload the page and try again.")

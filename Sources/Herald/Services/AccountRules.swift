@@ -18,10 +18,12 @@ public struct AccountRules: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw UsageError(description: "the common-password list \(path) is missing")
         }
-        let words = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map {
-            $0.lowercased()
+        // Split on bytes: 30,000 lines through `String.split` cost ~40 ms of start-up.
+        var words = Set<String>(minimumCapacity: 32_768)
+        for line in Array(data).split(separator: UInt8(ascii: "\n")) {
+            words.insert(String(decoding: line, as: UTF8.self).lowercased())
         }
-        return AccountRules(commonPasswords: Set(words))
+        return AccountRules(commonPasswords: words)
     }
 
     /// Problems with a proposed username, in words a reader understands; empty when fine.

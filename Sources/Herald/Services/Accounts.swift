@@ -23,8 +23,9 @@ public final class Accounts: Sendable {
     private let hashing: PasswordHashing
     private let clock: Clock
     /// A hash of nothing in particular, verified against when the username is unknown, so that
-    /// a login for a missing account costs exactly what a wrong password costs.
-    private let dummyHash: String
+    /// a login for a missing account costs exactly what a wrong password costs. Made on first use
+    /// (on the hashing pool), not at start-up, where it would cost ~100 ms.
+    private let dummyHash = Mutex<String?>(nil)
     /// Password verifications run so far (lets tests see that an unknown user cost a real one).
     public let verifications = Atomic<Int>(0)
 
@@ -37,7 +38,6 @@ public final class Accounts: Sendable {
         self.settings = settings
         self.clock = clock
         hashing = PasswordHashing(cost: settings.passwordCost)
-        dummyHash = try hashing.hash(Sodium.base64URL(Sodium.randomBytes(18)))
     }
 
     public func register(username: String, password: String, address: String) throws -> RegistrationOutcome {
@@ -76,7 +76,7 @@ public final class Accounts: Sendable {
 
         let credentials = username.utf8.count <= 64 ? try store.credentials(username: username) : nil
         verifications.add(1, ordering: .relaxed)
-        let matches = hashing.verify(password, against: credentials?.passwordHash ?? dummyHash)
+        let matches = hashing.verify(password, against: try credentials?.passwordHash ?? unknownUserHash())
         guard let credentials, matches else {
             try throttle.record([nameScope, addressScope], now: now, window: window)
             return .failed
@@ -100,6 +100,13 @@ public final class Accounts: Sendable {
     public func logout(sessionToken: String) throws {
         guard let hash = Self.tokenHash(sessionToken) else { return }
         try store.deleteSession(tokenHash: hash)
+    }
+
+    private func unknownUserHash() throws -> String {
+        if let hash = dummyHash.withLock({ $0 }) { return hash }
+        let hash = try hashing.hash(Sodium.base64URL(Sodium.randomBytes(18)))
+        dummyHash.withLock { $0 = $0 ?? hash }
+        return hash
     }
 
     /// A new random token for `user`; only its SHA-256 is stored.
