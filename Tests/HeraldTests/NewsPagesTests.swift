@@ -48,6 +48,17 @@ import TestSupport
         #expect(try client.get("/?page=01").status == 200)
     }
 
+    @Test func anonymousFrontPageIsFreshAfterAWrite() throws {
+        let app = try TestApp()
+        let slug = try app.firstSlug()
+        let anonymous = app.client()
+        #expect(!(try anonymous.get("/").text.contains("data-like-count=\"1\"")))
+        let reader = app.client()
+        _ = try reader.register("freshness")
+        #expect(try reader.submitLikeForm(slug).status == 303)
+        #expect(try anonymous.get("/").text.contains("data-like-count=\"1\""), "not served from a stale cache")
+    }
+
     @Test func emptySiteShowsAnEmptyFrontPage() throws {
         let app = try TestApp(demo: false)
         let response = try app.client().get("/")

@@ -51,7 +51,9 @@ public final class HeraldApp: Sendable {
         HealthController(database: database).addRoutes(to: &router)
         let comments = CommentStore(database: database)
         let articlePage = ArticlePage(likes: likes, comments: comments, views: views)
-        ArticlesController(articles: articles, page: articlePage, views: views).addRoutes(to: &router)
+        ArticlesController(
+            articles: articles, page: articlePage, views: views, frontPageCache: FrontPageCache(database: database)
+        ).addRoutes(to: &router)
         CommentsController(
             articles: articles, comments: comments, throttle: ThrottleStore(database: database), page: articlePage,
             intents: intents, clock: configuration.clock, perMinute: configuration.commentsPerMinute

@@ -13,6 +13,7 @@ struct ArticlesController: Sendable {
     let articles: ArticleStore
     let page: ArticlePage
     let views: Views
+    let frontPageCache: FrontPageCache
 
     func addRoutes(to router: inout Router<RequestContext>) {
         router.get("/") { request, context in try frontPage(request, context) }
@@ -26,6 +27,13 @@ struct ArticlesController: Sendable {
                 .notFound,
                 "The front page goes back \(Self.maximumPage) pages. Older articles are still at their own addresses.")
         }
+        if context.user == nil && context.flash == nil {
+            return try frontPageCache.response(page: number) { try renderFrontPage(number, context) }
+        }
+        return try renderFrontPage(number, context)
+    }
+
+    private func renderFrontPage(_ number: Int, _ context: RequestContext) throws -> Response {
         var (items, hasOlder) = try articles.page(number, size: Self.pageSize)
         if items.isEmpty && number > 1 {
             throw HTTPError(.notFound, "There is no page \(number): the front page has fewer articles than that.")

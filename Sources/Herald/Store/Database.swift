@@ -8,6 +8,7 @@ import Synchronization
 public final class Database: Sendable {
     public let path: String
     private let idle = Mutex<[ConnectionBox]>([])
+    private let writes = Atomic<Int>(0)
     private let maximumIdle: Int
     /// How long a statement waits for another connection's lock before giving up (then: 503).
     private let busyTimeoutMilliseconds: Int32
@@ -40,8 +41,14 @@ public final class Database: Sendable {
 
     /// Runs `body` in one write transaction.
     func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try withConnection { connection in try connection.transaction { try body(connection) } }
+        let result = try withConnection { connection in try connection.transaction { try body(connection) } }
+        writes.add(1, ordering: .releasing)
+        return result
     }
+
+    /// Counts committed write transactions made through this process, so caches of what was read
+    /// can tell that something may have changed.
+    public var writeCount: Int { writes.load(ordering: .acquiring) }
 
     /// The schema version (`PRAGMA user_version`).
     public func schemaVersion() throws -> Int {
