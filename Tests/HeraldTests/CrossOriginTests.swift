@@ -63,6 +63,20 @@ import TestSupport
         #expect(try client.likeCount(slug) == 1)
     }
 
+    @Test func eachVisitorGetsTheirOwnTokenEvenFromACachedPage() throws {
+        let app = try TestApp()
+        let slug = try app.firstSlug()
+        let first = app.client()
+        let second = app.client()
+        let firstToken = try first.formToken(on: "/articles/\(slug)")
+        let secondToken = try second.formToken(on: "/articles/\(slug)")
+        #expect(firstToken != secondToken)
+        #expect(!firstToken.contains("marker"))
+        #expect(try second.post("/articles/\(slug)/like", form: [("csrf_token", firstToken)]).status == 403)
+        #expect(try first.post("/articles/\(slug)/like", form: [("csrf_token", firstToken)]).status == 303)
+        #expect(try second.post("/articles/\(slug)/like", form: [("csrf_token", secondToken)]).status == 303)
+    }
+
     @Test func tokensSurviveKeyRotation() {
         let old = CSRFTokens(keys: SecretKeys(current: "old-secret-0123456789"))
         let rotated = CSRFTokens(keys: SecretKeys(current: "new-secret-0123456789", previous: ["old-secret-0123456789"]))

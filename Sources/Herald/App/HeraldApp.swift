@@ -52,7 +52,7 @@ public final class HeraldApp: Sendable {
         let comments = CommentStore(database: database)
         let articlePage = ArticlePage(likes: likes, comments: comments, views: views)
         ArticlesController(
-            articles: articles, page: articlePage, views: views, frontPageCache: FrontPageCache(database: database)
+            articles: articles, page: articlePage, views: views, cache: AnonymousPageCache(database: database)
         ).addRoutes(to: &router)
         CommentsController(
             articles: articles, comments: comments, throttle: ThrottleStore(database: database), page: articlePage,

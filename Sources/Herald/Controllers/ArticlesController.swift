@@ -13,7 +13,7 @@ struct ArticlesController: Sendable {
     let articles: ArticleStore
     let page: ArticlePage
     let views: Views
-    let frontPageCache: FrontPageCache
+    let cache: AnonymousPageCache
 
     func addRoutes(to router: inout Router<RequestContext>) {
         router.get("/") { request, context in try frontPage(request, context) }
@@ -27,10 +27,8 @@ struct ArticlesController: Sendable {
                 .notFound,
                 "The front page goes back \(Self.maximumPage) pages. Older articles are still at their own addresses.")
         }
-        if context.user == nil && context.flash == nil {
-            return try frontPageCache.response(page: number) { try renderFrontPage(number, context) }
-        }
-        return try renderFrontPage(number, context)
+        guard AnonymousPageCache.applies(to: context), number <= 10 else { return try renderFrontPage(number, context) }
+        return try cache.response("front:\(number)", context: context) { try renderFrontPage(number, $0) }
     }
 
     private func renderFrontPage(_ number: Int, _ context: RequestContext) throws -> Response {
@@ -52,11 +50,17 @@ struct ArticlesController: Sendable {
     }
 
     func articlePage(_ request: Request, _ context: RequestContext) throws -> Response {
-        guard let slug = request.parameters["slug"], let article = try articles.article(slug: slug) else {
-            throw HTTPError(.notFound, "We could not find that article. It may have been moved or removed.")
+        guard let slug = request.parameters["slug"] else { throw Self.noSuchArticle }
+        func render(_ context: RequestContext) throws -> Response {
+            guard let article = try articles.article(slug: slug) else { throw Self.noSuchArticle }
+            return try page.render(article, context: context)
         }
-        return try page.render(article, context: context)
+        guard AnonymousPageCache.applies(to: context) else { return try render(context) }
+        return try cache.response("article:" + slug, context: context, render: render)
     }
+
+    static let noSuchArticle = HTTPError(
+        .notFound, "We could not find that article. It may have been moved or removed.")
 
     /// `?page=N`: absent means 1; otherwise decimal digits only, N ≥ 1 (SPEC: anything else is 400).
     /// A number too large for `Int` is still a page number, just past the last one.

@@ -12,6 +12,13 @@ final class CSRFBinding: @unchecked Sendable {
         self.binding = binding
     }
 
+    /// A binding whose token is given (the page cache's marker); it accepts nothing.
+    init(fixedToken: String) {
+        self.tokens = CSRFTokens(keys: SecretKeys(current: fixedToken))
+        self.binding = nil
+        self.cachedToken = fixedToken
+    }
+
     var token: String {
         if let cachedToken { return cachedToken }
         let token = tokens.token(binding: resolvedBinding)

@@ -1,0 +1,79 @@
+import HTTP
+import Synchronization
+
+/// Pages as anonymous readers see them, rendered once and served as bytes until the database
+/// changes (any committed write here) or a second passes (writes by another process, such as
+/// `herald import`, or another server).
+///
+/// Anonymous pages differ between visitors only in their form tokens. A cached page is rendered
+/// with a marker in place of the token — random per process, so no article can contain it — and
+/// the visitor's own token is put in when it is served. Readers who are logged in, or have a
+/// message to see, always get a freshly rendered page.
+final class AnonymousPageCache: Sendable {
+    static let maximumEntries = 4096
+    static let maximumAgeMicroseconds: Int64 = 1_000_000
+    static let tokenMarker = "csrf-marker-" + Sodium.hex(Sodium.randomBytes(16))
+    private static let markerBytes = Array(tokenMarker.utf8)
+
+    private struct Entry {
+        let writeCount: Int
+        let renderedAt: Int64
+        let response: Response
+        let hasMarker: Bool
+    }
+
+    private let database: Database
+    private let entries = Mutex<[String: Entry]>([:])
+
+    init(database: Database) {
+        self.database = database
+    }
+
+    /// Whether this request may be answered from the cache.
+    static func applies(to context: RequestContext) -> Bool {
+        context.user == nil && context.flash == nil
+    }
+
+    /// The cached page for `key`, or `render`'s (given a context whose token is the marker).
+    func response(
+        _ key: String, context: RequestContext, render: (RequestContext) throws -> Response
+    ) throws -> Response {
+        let writeCount = database.writeCount
+        let now = monotonicMicroseconds()
+        let cached = entries.withLock { $0[key] }
+        let entry: Entry
+        if let cached, cached.writeCount == writeCount, now - cached.renderedAt < Self.maximumAgeMicroseconds {
+            entry = cached
+        } else {
+            var markerContext = context
+            markerContext.csrf = CSRFBinding(fixedToken: Self.tokenMarker)
+            let response = try render(markerContext)
+            entry = Entry(
+                writeCount: writeCount, renderedAt: now, response: response,
+                hasMarker: response.body.firstRange(of: Self.markerBytes) != nil)
+            if response.status == .ok {
+                entries.withLock { entries in
+                    if entries.count >= Self.maximumEntries { entries.removeAll(keepingCapacity: true) }
+                    entries[key] = entry
+                }
+            }
+        }
+        guard entry.hasMarker else { return entry.response }
+        var response = entry.response
+        response.body = Self.replacing(Self.markerBytes, with: Array(context.csrfToken.utf8), in: response.body)
+        return response
+    }
+
+    private static func replacing(_ marker: [UInt8], with token: [UInt8], in body: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count + 256)
+        var start = body.startIndex
+        while let range = body[start...].firstRange(of: marker) {
+            out.append(contentsOf: body[start..<range.lowerBound])
+            out.append(contentsOf: token)
+            start = range.upperBound
+        }
+        out.append(contentsOf: body[start...])
+        return out
+    }
+}
