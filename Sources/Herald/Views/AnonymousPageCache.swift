@@ -1,6 +1,10 @@
 import HTTP
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Pages as anonymous readers see them, rendered once and served as bytes until the database
 /// changes (any committed write here) or a second passes (writes by another process, such as
 /// `herald import`, or another server).
@@ -50,7 +54,7 @@ final class AnonymousPageCache: Sendable {
             let response = try render(markerContext)
             entry = Entry(
                 writeCount: writeCount, renderedAt: now, response: response,
-                hasMarker: response.body.firstRange(of: Self.markerBytes) != nil)
+                hasMarker: Self.offset(of: Self.markerBytes, in: response.body, from: 0) != nil)
             if response.status == .ok {
                 entries.withLock { entries in
                     if entries.count >= Self.maximumEntries { entries.removeAll(keepingCapacity: true) }
@@ -67,13 +71,33 @@ final class AnonymousPageCache: Sendable {
     private static func replacing(_ marker: [UInt8], with token: [UInt8], in body: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(body.count + 256)
-        var start = body.startIndex
-        while let range = body[start...].firstRange(of: marker) {
-            out.append(contentsOf: body[start..<range.lowerBound])
+        var start = 0
+        while let found = offset(of: marker, in: body, from: start) {
+            out.append(contentsOf: body[start..<found])
             out.append(contentsOf: token)
-            start = range.upperBound
+            start = found + marker.count
         }
         out.append(contentsOf: body[start...])
         return out
+    }
+
+    /// A byte search with `memchr` + `memcmp`: the generic `firstRange(of:)` on byte arrays is
+    /// two orders of magnitude slower (it made a cached article page slower than rendering it).
+    private static func offset(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        guard let first = needle.first, haystack.count - start >= needle.count else { return nil }
+        return haystack.withUnsafeBytes { hay in
+            needle.withUnsafeBytes { pin in
+                guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return nil }
+                let last = hay.count - pin.count
+                var index = start
+                while index <= last {
+                    guard let hit = memchr(base + index, Int32(first), last - index + 1) else { return nil }
+                    let position = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + position, pinBase, pin.count) == 0 { return position }
+                    index = position + 1
+                }
+                return nil
+            }
+        }
     }
 }
