@@ -3,7 +3,7 @@
 #   make test   run the whole test suite (what CI runs)
 
 SHELL := /bin/bash
-APT_PACKAGES := libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev libbrotli-dev pkg-config
+APT_PACKAGES := libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev libbrotli-dev libpq-dev pkg-config
 HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA ?= ./data

@@ -30,6 +30,10 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]),
         // Brotli compresses the intent cookie's payload: it fits 2,000 characters of Chinese
         // prose in 4 KB where deflate cannot.
+        // libpq, for sites that share one PostgreSQL database between several Herald servers.
+        .systemLibrary(
+            name: "CPostgres", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
         .systemLibrary(
             name: "CBrotli", pkgConfig: "libbrotlienc",
             providers: [.apt(["libbrotli-dev"])]),
@@ -40,7 +44,7 @@ let package = Package(
         .target(name: "Mustache", swiftSettings: crossModuleOptimization),
         // The application: configuration, services, store, controllers, security.
         .target(
-            name: "Herald", dependencies: ["HTTP", "Mustache", "CSodium", "CSQLite", "CBrotli"],
+            name: "Herald", dependencies: ["HTTP", "Mustache", "CSodium", "CSQLite", "CBrotli", "CPostgres"],
             swiftSettings: crossModuleOptimization),
         // The command line; only parses arguments and calls into Herald.
         .executableTarget(name: "herald", dependencies: ["Herald"]),

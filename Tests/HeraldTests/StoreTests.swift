@@ -13,8 +13,12 @@ import TestSupport
 
     private func withDatabase(_ body: (Database, String) throws -> Void) throws {
         let directory = try makeTemporaryDirectory()
-        defer { removeDirectory(directory) }
-        let database = try Database(path: directory + "/herald.sqlite3")
+        let made = try TestDatabase.make(in: directory)
+        defer {
+            made.drop()
+            removeDirectory(directory)
+        }
+        let database = try Database(backend: made.backend)
         try body(database, directory)
         database.close()
     }
@@ -23,13 +27,14 @@ import TestSupport
         try withDatabase { database, directory in
             #expect(try database.schemaVersion() == Migrations.latestVersion)
             // Reopening an up-to-date database runs nothing again.
-            let again = try Database(path: directory + "/herald.sqlite3")
+            let again = try Database(backend: database.backend)
             #expect(try again.schemaVersion() == Migrations.latestVersion)
             #expect(try again.integrityCheck() == "ok")
         }
     }
 
-    @Test func connectionsUseWALAndForeignKeys() throws {
+    @Test(.enabled(if: !TestDatabase.isPostgres, "SQLite settings"))
+    func connectionsUseWALAndForeignKeys() throws {
         try withDatabase { database, _ in
             let pragmas = try database.withConnection { connection throws -> [Int: String] in
                 [
@@ -137,7 +142,7 @@ final class Failures: @unchecked Sendable {
     var all: [String] { lock.withLock { items } }
 }
 
-@Suite struct MigrationTests {
+@Suite(.enabled(if: !TestDatabase.isPostgres, "works on the SQLite file directly")) struct MigrationTests {
     @Test(arguments: 0..<Migrations.latestVersion)
     func upgradesFromEachEarlierVersionKeepingData(from version: Int) throws {
         let directory = try makeTemporaryDirectory()
@@ -145,7 +150,7 @@ final class Failures: @unchecked Sendable {
         let path = directory + "/herald.sqlite3"
         do {
             let old = try SQLiteConnection(path: path)
-            try Migrations.apply(to: old, upTo: version)
+            try Migrations.apply(to: old, dialect: .sqlite, upTo: version)
             if version >= 1 {
                 try old.query(
                     """
@@ -163,7 +168,7 @@ final class Failures: @unchecked Sendable {
     }
 }
 
-@Suite struct StoreFailureTests {
+@Suite(.enabled(if: !TestDatabase.isPostgres, "works on the SQLite file directly")) struct StoreFailureTests {
     @Test func aLockedDatabaseAnswers503AndRecovers() throws {
         let app = try TestApp { $0.databaseBusyTimeoutMilliseconds = 100 }
         let slug = try app.firstSlug()

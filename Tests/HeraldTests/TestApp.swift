@@ -13,6 +13,7 @@ final class TestApp {
     let app: HeraldApp
     let server: HTTPServer
     let dataDirectory: String
+    private let dropDatabase: () -> Void
     var port: Int { server.port }
 
     init(demo: Bool = true, configure: (inout Configuration) -> Void = { _ in }) throws {
@@ -25,6 +26,9 @@ final class TestApp {
         configuration.loadDemoContent = demo
         configuration.accounts.passwordCost = .minimum
         configuration.secret = "test-secret-0123456789abcdef"
+        let database = try TestDatabase.make(in: dataDirectory)
+        if case .postgres(let url) = database.backend { configuration.databaseURL = url }
+        dropDatabase = database.drop
         configure(&configuration)
         app = try HeraldApp(configuration: configuration, log: .silent)
         server = HTTPServer(configuration: configuration.serverConfiguration, responder: app.responder, log: .silent)
@@ -36,6 +40,7 @@ final class TestApp {
     deinit {
         server.shutdown()
         app.database.close()
+        dropDatabase()
         removeDirectory(dataDirectory)
     }
 }

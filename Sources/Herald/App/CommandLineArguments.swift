@@ -12,10 +12,11 @@ public struct UsageError: Error, CustomStringConvertible {
 /// Parses `herald serve …` / `herald import …` plus `HERALD_*` environment variables.
 public enum CommandLineArguments {
     public static let usage = """
-        usage: herald serve [--host 127.0.0.1] [--port 8080] [--data ./data] [--root .] [--dev] [--no-demo] [--threads N]
-               herald import [--data ./data] FILE…    (Atom, RSS 2.0 or JSON Feed; '-' reads stdin)
+        usage: herald serve [--host 127.0.0.1] [--port 8080] [--data ./data] [--database postgres://…] [--root .]
+                            [--dev] [--no-demo] [--threads N]
+               herald import [--data ./data] [--database postgres://…] FILE…    (Atom, RSS 2.0 or JSON Feed; '-' = stdin)
 
-        environment: HERALD_HOST, HERALD_PORT, HERALD_DATA, HERALD_ROOT, HERALD_THREADS, HERALD_BASE_URL,
+        environment: HERALD_HOST, HERALD_PORT, HERALD_DATA, HERALD_DATABASE_URL, HERALD_ROOT, HERALD_THREADS, HERALD_BASE_URL,
                      HERALD_ACCESS_LOG=off, HERALD_SECRET, HERALD_PREVIOUS_SECRETS (see README)
         """
 
@@ -37,6 +38,7 @@ public enum CommandLineArguments {
             case "--host": configuration.host = try value()
             case "--port": configuration.port = try port(try value())
             case "--data": configuration.dataDirectory = try value()
+            case "--database": configuration.databaseURL = try databaseURL(try value())
             case "--root": configuration.rootDirectory = try value()
             case "--threads": configuration.threads = try positive(try value(), name: "--threads")
             case "--dev": configuration.developmentMode = true
@@ -68,6 +70,7 @@ public enum CommandLineArguments {
         if let host = environment["HERALD_HOST"] { configuration.host = host }
         if let value = environment["HERALD_PORT"] { configuration.port = try port(value) }
         if let data = environment["HERALD_DATA"] { configuration.dataDirectory = data }
+        if let url = environment["HERALD_DATABASE_URL"], !url.isEmpty { configuration.databaseURL = try databaseURL(url) }
         if let root = environment["HERALD_ROOT"] { configuration.rootDirectory = root }
         if let value = environment["HERALD_THREADS"] {
             configuration.threads = try positive(value, name: "HERALD_THREADS")
@@ -93,6 +96,13 @@ public enum CommandLineArguments {
         try applyLimit(environment["HERALD_REGISTRATION_WINDOW_SECONDS"], to: &configuration.accounts.registrationWindowSeconds)
         try applyLimit(environment["HERALD_HASHING_THREADS"], to: &configuration.accounts.hashingThreads)
         try applyLimit(environment["HERALD_COMMENTS_PER_MINUTE"], to: &configuration.commentsPerMinute)
+    }
+
+    private static func databaseURL(_ text: String) throws(UsageError) -> String {
+        guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") else {
+            throw UsageError(description: "--database takes a postgres://user:password@host:port/name URL")
+        }
+        return text
     }
 
     private static func applyLimit(_ text: String?, to value: inout Int) throws(UsageError) {

@@ -7,6 +7,9 @@ public struct Configuration: Sendable {
     public var port = 8080
     /// Holds the SQLite database and, unless `HERALD_SECRET` is set, the generated key file.
     public var dataDirectory = "./data"
+    /// `--database postgres://…` / `HERALD_DATABASE_URL`: a shared PostgreSQL database instead of
+    /// SQLite in `dataDirectory` (for several servers; see README, "Running on several machines").
+    public var databaseURL: String?
     /// Where `Templates/`, `Public/` and `Content/` are found (the checkout, by default the working directory).
     public var rootDirectory = "."
     /// Re-read templates when their files change.
@@ -41,6 +44,12 @@ public struct Configuration: Sendable {
     public var templatesDirectory: String { rootDirectory + "/Templates" }
     public var publicDirectory: String { rootDirectory + "/Public" }
     public var contentDirectory: String { rootDirectory + "/Content" }
+
+    /// Where the data lives: the PostgreSQL URL when one is configured, else SQLite in the data directory.
+    public var databaseBackend: Database.Backend {
+        if let databaseURL { return .postgres(url: databaseURL) }
+        return .sqlite(path: dataDirectory + "/herald.sqlite3")
+    }
 
     var serverConfiguration: ServerConfiguration {
         var server = ServerConfiguration()

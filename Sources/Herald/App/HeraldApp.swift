@@ -19,7 +19,7 @@ public final class HeraldApp: Sendable {
             atPath: configuration.dataDirectory, withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
         database = try Database(
-            path: configuration.dataDirectory + "/herald.sqlite3",
+            backend: configuration.databaseBackend,
             busyTimeoutMilliseconds: configuration.databaseBusyTimeoutMilliseconds)
         articles = ArticleStore(database: database)
         likes = LikeStore(database: database)

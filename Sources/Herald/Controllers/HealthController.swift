@@ -6,7 +6,7 @@ struct HealthController: Sendable {
 
     func addRoutes(to router: inout Router<RequestContext>) {
         router.get("/healthz") { _, _ in
-            guard (try? database.integrityQuickCheck()) == true else {
+            guard (try? database.isReachable()) == true else {
                 return .text("database unavailable\n", status: .serviceUnavailable)
             }
             return .text("ok")

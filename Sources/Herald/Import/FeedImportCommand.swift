@@ -10,7 +10,7 @@ enum FeedImportCommand {
         let database: Database
         do {
             try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-            database = try Database(path: configuration.dataDirectory + "/herald.sqlite3")
+            database = try Database(backend: configuration.databaseBackend)
         } catch {
             HeraldMain.printError("herald import: cannot open the database in \(configuration.dataDirectory): \(error)")
             return 1

@@ -10,10 +10,13 @@ public final class AccountStore: Sendable {
     public func createUser(username: String, passwordHash: String, at now: Int) throws -> User? {
         do {
             return try database.write { connection in
-                try connection.query(
-                    "INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?)",
+                let row = try connection.query(
+                    """
+                    INSERT INTO users (username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?)
+                    RETURNING id
+                    """,
                     [.text(username), .text(Self.key(username)), .text(passwordHash), .integer(Int64(now))])
-                return User(id: Int(connection.lastInsertRowID), username: username)
+                return User(id: row.first?.int(0) ?? 0, username: username)
             }
         } catch StoreError.constraint {
             return nil

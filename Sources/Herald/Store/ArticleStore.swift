@@ -62,7 +62,7 @@ public final class ArticleStore: Sendable {
         }
     }
 
-    private static func upsert(_ article: IncomingArticle, _ connection: SQLiteConnection) throws -> ImportOutcome {
+    private static func upsert(_ article: IncomingArticle, _ connection: any SQLConnection) throws -> ImportOutcome {
         let now = Int64(time(nil))
         let existing = try connection.query(
             "SELECT id, title, summary, body, author, section, published_at FROM articles WHERE source_id = ?",
@@ -101,7 +101,7 @@ public final class ArticleStore: Sendable {
     }
 
     /// The title's slug, with `-2`, `-3`… appended until no article has it.
-    private static func uniqueSlug(for title: String, _ connection: SQLiteConnection) throws -> String {
+    private static func uniqueSlug(for title: String, _ connection: any SQLConnection) throws -> String {
         let base = Slug.make(from: title)
         var candidate = base
         var suffix = 2

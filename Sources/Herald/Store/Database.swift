@@ -1,46 +1,83 @@
 import Foundation
 import Synchronization
 
-/// The SQLite database: a pool of connections, one per concurrently serving thread.
+/// The database: SQLite in the data directory by default, or a shared PostgreSQL server for
+/// sites that run several Herald servers. Stores see only this and `SQLConnection`.
 ///
-/// Each connection keeps its prepared statements, so a statement is compiled once
-/// per connection and then only bound and stepped.
+/// Connections are pooled; each keeps its prepared statements, so a statement is compiled once
+/// per connection and then only bound and run.
 public final class Database: Sendable {
-    public let path: String
+    public enum Backend: Sendable, Equatable {
+        case sqlite(path: String)
+        case postgres(url: String)
+    }
+
+    public let backend: Backend
     private let idle = Mutex<[ConnectionBox]>([])
     private let writes = Atomic<Int>(0)
     private let maximumIdle: Int
-    /// How long a statement waits for another connection's lock before giving up (then: 503).
+    /// SQLite: how long a statement waits for another connection's lock before giving up (then: 503).
     private let busyTimeoutMilliseconds: Int32
+    /// PostgreSQL: at most this many connections at once; a request waits for a free one.
+    private let connectionSlots: DispatchSemaphore?
 
-    /// Opens the database, creating it if needed, and brings its schema up to date.
-    public init(path: String, maximumIdleConnections: Int = 16, busyTimeoutMilliseconds: Int32 = 5000) throws {
-        self.path = path
+    /// Opens (creating if needed) a SQLite database file and brings its schema up to date.
+    public convenience init(path: String, maximumIdleConnections: Int = 16, busyTimeoutMilliseconds: Int32 = 5000)
+        throws
+    {
+        try self.init(
+            backend: .sqlite(path: path), maximumIdleConnections: maximumIdleConnections,
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    }
+
+    public init(backend: Backend, maximumIdleConnections: Int = 16, busyTimeoutMilliseconds: Int32 = 5000) throws {
+        self.backend = backend
         self.maximumIdle = maximumIdleConnections
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
-        // Created 0600 before SQLite opens it: its -wal and -shm files take the same mode.
-        if !FileManager.default.fileExists(atPath: path) {
+        if case .sqlite(let path) = backend, !FileManager.default.fileExists(atPath: path) {
+            // Created 0600 before SQLite opens it: its -wal and -shm files take the same mode.
             FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
-        let first = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        try Migrations.apply(to: first)
+        if case .postgres = backend { connectionSlots = DispatchSemaphore(value: maximumIdleConnections) } else {
+            connectionSlots = nil
+        }
+        let first = try Self.connect(backend, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try Migrations.apply(to: first, dialect: dialect)
         idle.withLock { $0.append(ConnectionBox(first)) }
     }
 
+    var dialect: Migrations.Dialect {
+        if case .postgres = backend { return .postgres }
+        return .sqlite
+    }
+
+    private static func connect(_ backend: Backend, busyTimeoutMilliseconds: Int32) throws -> any SQLConnection {
+        switch backend {
+        case .sqlite(let path): try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        case .postgres(let url): try PostgresConnection(url: url)
+        }
+    }
+
     /// Runs `body` with a connection of its own; the connection goes back to the pool after.
-    func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        let box = try idle.withLock { $0.popLast() } 
-            ?? ConnectionBox(SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+    func withConnection<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        connectionSlots?.wait()
+        defer { connectionSlots?.signal() }
+        let box = try idle.withLock { $0.popLast() }
+            ?? ConnectionBox(Self.connect(backend, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
         defer {
-            idle.withLock { connections in
-                if connections.count < maximumIdle { connections.append(box) }
+            // A PostgreSQL connection that broke (server restarted) is dropped; the next use opens a new one.
+            let healthy = (box.connection as? PostgresConnection)?.isHealthy ?? true
+            if healthy {
+                idle.withLock { connections in
+                    if connections.count < maximumIdle { connections.append(box) }
+                }
             }
         }
         return try body(box.connection)
     }
 
     /// Runs `body` in one write transaction.
-    func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         let result = try withConnection { connection in try connection.transaction { try body(connection) } }
         writes.add(1, ordering: .releasing)
         return result
@@ -50,17 +87,25 @@ public final class Database: Sendable {
     /// can tell that something may have changed.
     public var writeCount: Int { writes.load(ordering: .acquiring) }
 
-    /// The schema version (`PRAGMA user_version`).
+    /// The schema version the database is at.
     public func schemaVersion() throws -> Int {
-        try withConnection { try $0.query("PRAGMA user_version").first?.int(0) ?? 0 }
+        try withConnection { try Migrations.currentVersion(of: $0, dialect: dialect) }
     }
 
-    /// `PRAGMA integrity_check`: "ok" when the file is sound.
+    /// "ok" when the database is sound (SQLite's `PRAGMA integrity_check`; PostgreSQL checks itself).
     public func integrityCheck() throws -> String {
-        try withConnection { try $0.query("PRAGMA integrity_check").first?.string(0) ?? "" }
+        switch dialect {
+        case .sqlite: try withConnection { try $0.query("PRAGMA integrity_check").first?.string(0) ?? "" }
+        case .postgres: try withConnection { try $0.query("SELECT 'ok'").first?.string(0) ?? "" }
+        }
     }
 
-    /// Closes every idle connection (at shutdown; WAL is checkpointed by the last close).
+    /// A cheap round trip that proves a connection can read the schema.
+    func isReachable() throws -> Bool {
+        try withConnection { try $0.query("SELECT count(*) FROM articles WHERE id = 0").first != nil }
+    }
+
+    /// Closes every idle connection (at shutdown; SQLite checkpoints its WAL at the last close).
     public func close() {
         idle.withLock { $0.removeAll() }
     }
@@ -68,13 +113,6 @@ public final class Database: Sendable {
 
 /// Moves a connection between threads; only one thread holds it at a time.
 private final class ConnectionBox: @unchecked Sendable {
-    let connection: SQLiteConnection
-    init(_ connection: SQLiteConnection) { self.connection = connection }
-}
-
-extension Database {
-    /// A cheap round trip that proves a connection can read the schema.
-    func integrityQuickCheck() throws -> Bool {
-        try withConnection { try $0.query("SELECT count(*) FROM sqlite_schema").first != nil }
-    }
+    let connection: any SQLConnection
+    init(_ connection: any SQLConnection) { self.connection = connection }
 }

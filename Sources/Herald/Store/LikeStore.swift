@@ -66,7 +66,7 @@ public final class LikeStore: Sendable {
         }
     }
 
-    private static func count(_ articleID: Int, _ connection: SQLiteConnection) throws -> Int {
+    private static func count(_ articleID: Int, _ connection: any SQLConnection) throws -> Int {
         try connection.query("SELECT like_count FROM articles WHERE id = ?", [.integer(Int64(articleID))]).first?.int(0)
             ?? 0
     }

@@ -1,14 +1,16 @@
-/// The schema, as numbered steps. `PRAGMA user_version` records the last step applied;
-/// each step runs in its own transaction, so a crash mid-migration leaves the previous version.
-///
-/// The SQL stays portable (no SQLite-only types beyond INTEGER PRIMARY KEY) so that a
-/// PostgreSQL store can follow the same steps.
+/// The schema, as numbered steps, the same for SQLite and PostgreSQL but for three column
+/// types: `{pk}` (an integer key the database assigns), `{int}` (64-bit integers) and `{blob}`.
+/// Each step runs in its own transaction, with the version it reaches, so a crash mid-migration
+/// leaves the previous version. SQLite keeps the version in `PRAGMA user_version`; PostgreSQL in
+/// a `herald_schema` table, under an advisory lock so several servers starting at once migrate once.
 enum Migrations {
-    static let steps: [String] = [
+    enum Dialect { case sqlite, postgres }
+
+    private static let steps: [String] = [
         // 1: articles
         """
         CREATE TABLE articles (
-            id INTEGER PRIMARY KEY,
+            id {pk},
             slug TEXT NOT NULL UNIQUE,
             source_id TEXT UNIQUE,
             title TEXT NOT NULL,
@@ -16,32 +18,32 @@ enum Migrations {
             body TEXT NOT NULL,
             author TEXT NOT NULL,
             section TEXT NOT NULL DEFAULT '',
-            published_at INTEGER NOT NULL,
-            updated_at INTEGER NOT NULL,
-            like_count INTEGER NOT NULL DEFAULT 0 CHECK (like_count >= 0),
-            comment_count INTEGER NOT NULL DEFAULT 0 CHECK (comment_count >= 0)
+            published_at {int} NOT NULL,
+            updated_at {int} NOT NULL,
+            like_count {int} NOT NULL DEFAULT 0 CHECK (like_count >= 0),
+            comment_count {int} NOT NULL DEFAULT 0 CHECK (comment_count >= 0)
         );
         CREATE INDEX articles_newest ON articles (published_at DESC, id DESC);
         """,
         // 2: accounts, sessions (only the token's hash is stored), throttling events
         """
         CREATE TABLE users (
-            id INTEGER PRIMARY KEY,
+            id {pk},
             username TEXT NOT NULL,
             username_key TEXT NOT NULL UNIQUE,
             password_hash TEXT NOT NULL,
-            created_at INTEGER NOT NULL
+            created_at {int} NOT NULL
         );
         CREATE TABLE sessions (
-            token_hash BLOB PRIMARY KEY,
-            user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-            created_at INTEGER NOT NULL,
-            last_seen_at INTEGER NOT NULL
+            token_hash {blob} PRIMARY KEY,
+            user_id {int} NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            created_at {int} NOT NULL,
+            last_seen_at {int} NOT NULL
         );
         CREATE INDEX sessions_user ON sessions (user_id);
         CREATE TABLE throttle_events (
             scope TEXT NOT NULL,
-            at INTEGER NOT NULL
+            at {int} NOT NULL
         );
         CREATE INDEX throttle_events_scope ON throttle_events (scope, at);
         """,
@@ -49,27 +51,27 @@ enum Migrations {
         // and the ids of performed intents (replay protection)
         """
         CREATE TABLE likes (
-            user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-            article_id INTEGER NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
-            liked_at INTEGER NOT NULL,
+            user_id {int} NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            article_id {int} NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
+            liked_at {int} NOT NULL,
             PRIMARY KEY (user_id, article_id)
         );
         CREATE INDEX likes_by_user ON likes (user_id, liked_at DESC);
         CREATE INDEX likes_by_article ON likes (article_id);
         CREATE TABLE performed_intents (
             id TEXT PRIMARY KEY,
-            expires_at INTEGER NOT NULL
+            expires_at {int} NOT NULL
         );
         CREATE INDEX performed_intents_expiry ON performed_intents (expires_at);
         """,
         // 4: comments (the article's comment_count is kept equal to its rows)
         """
         CREATE TABLE comments (
-            id INTEGER PRIMARY KEY,
-            article_id INTEGER NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
-            user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            id {pk},
+            article_id {int} NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
+            user_id {int} NOT NULL REFERENCES users (id) ON DELETE CASCADE,
             body TEXT NOT NULL,
-            created_at INTEGER NOT NULL
+            created_at {int} NOT NULL
         );
         CREATE INDEX comments_by_article ON comments (article_id, id);
         """,
@@ -77,17 +79,46 @@ enum Migrations {
 
     static var latestVersion: Int { steps.count }
 
-    /// Brings the schema to `target` (the latest by default; tests stop earlier to
-    /// build databases as older versions of Herald left them).
-    static func apply(to connection: SQLiteConnection, upTo target: Int = latestVersion) throws {
-        let current = try connection.query("PRAGMA user_version").first?.int(0) ?? 0
-        guard current < target else { return }
-        for version in (current + 1)...target {
+    static func step(_ version: Int, for dialect: Dialect) -> String {
+        let types: [(String, String)] =
+            switch dialect {
+            case .sqlite: [("{pk}", "INTEGER PRIMARY KEY"), ("{int}", "INTEGER"), ("{blob}", "BLOB")]
+            case .postgres:
+                [("{pk}", "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"), ("{int}", "BIGINT"), ("{blob}", "BYTEA")]
+            }
+        return types.reduce(steps[version - 1]) { sql, type in sql.replacingOccurrences(of: type.0, with: type.1) }
+    }
+
+    static func currentVersion(of connection: any SQLConnection, dialect: Dialect) throws -> Int {
+        switch dialect {
+        case .sqlite:
+            return try connection.query("PRAGMA user_version").first?.int(0) ?? 0
+        case .postgres:
+            try connection.execute("CREATE TABLE IF NOT EXISTS herald_schema (version BIGINT NOT NULL)")
+            return try connection.query("SELECT coalesce(max(version), 0) FROM herald_schema").first?.int(0) ?? 0
+        }
+    }
+
+    /// Brings the schema to `target` (the latest by default; tests stop earlier to build
+    /// databases as older versions of Herald left them).
+    static func apply(to connection: any SQLConnection, dialect: Dialect, upTo target: Int = latestVersion) throws {
+        let start = try currentVersion(of: connection, dialect: dialect)
+        guard start < target else { return }
+        for version in (start + 1)...target {
             try connection.transaction {
-                try connection.execute(steps[version - 1])
-                // Pragmas cannot take bound parameters; `version` is our own integer.
-                try connection.execute("PRAGMA user_version = \(version)")
+                if dialect == .postgres { try connection.query("SELECT pg_advisory_xact_lock(4242)") }
+                // Another server may have applied it while this one waited for the lock.
+                guard try currentVersion(of: connection, dialect: dialect) < version else { return }
+                try connection.execute(step(version, for: dialect))
+                switch dialect {
+                // Pragmas take no bound parameters; `version` is our own integer.
+                case .sqlite: try connection.execute("PRAGMA user_version = \(version)")
+                case .postgres:
+                    try connection.query("INSERT INTO herald_schema (version) VALUES (?)", [.integer(Int64(version))])
+                }
             }
         }
     }
 }
+
+import Foundation

@@ -4,40 +4,10 @@ internal import CSQLite
     import Glibc
 #endif
 
-/// A value bound to, or read from, an SQL statement.
-public enum SQLValue: Sendable, Equatable {
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-    case blob([UInt8])
-    case null
-}
-
-/// What went wrong in the store, as a value the caller can act on.
-public enum StoreError: Error, CustomStringConvertible, Equatable {
-    /// The database stayed locked past the busy timeout: try again later (503).
-    case busy
-    /// A UNIQUE, FOREIGN KEY or CHECK constraint refused the write.
-    case constraint(String)
-    /// The disk is full or the database cannot be written (read-only, I/O error).
-    case unavailable(String)
-    /// Anything else SQLite reported.
-    case failed(String)
-
-    public var description: String {
-        switch self {
-        case .busy: "database is busy"
-        case .constraint(let message): "constraint failed: \(message)"
-        case .unavailable(let message): "database unavailable: \(message)"
-        case .failed(let message): "database error: \(message)"
-        }
-    }
-}
-
 /// One SQLite connection with its cache of prepared statements.
 ///
-/// Not thread-safe: a connection is used by one thread at a time, handed out by `ConnectionPool`.
-final class SQLiteConnection {
+/// Not thread-safe: a connection is used by one thread at a time, handed out by `Database`.
+final class SQLiteConnection: SQLConnection {
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
@@ -84,7 +54,7 @@ final class SQLiteConnection {
 
     /// Runs one statement with bound parameters and returns all its rows.
     @discardableResult
-    func query(_ sql: String, _ parameters: [SQLValue] = []) throws(StoreError) -> [SQLRow] {
+    func query(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> [SQLRow] {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -102,8 +72,6 @@ final class SQLiteConnection {
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
-
-    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
     /// `BEGIN IMMEDIATE` takes the write lock up front, so two writers never deadlock
@@ -162,10 +130,8 @@ final class SQLiteConnection {
 /// SQLite copies bound text and blobs at once (`SQLITE_TRANSIENT`), so Swift's buffers may go away.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-/// One result row, copied out of the statement.
-struct SQLRow {
-    private let values: [SQLValue]
-
+extension SQLRow {
+    /// Copies the current row out of a stepped statement.
     fileprivate init(statement: OpaquePointer) {
         let count = sqlite3_column_count(statement)
         var values: [SQLValue] = []
@@ -189,28 +155,6 @@ struct SQLRow {
             default: values.append(.null)
             }
         }
-        self.values = values
-    }
-
-    subscript(_ index: Int) -> SQLValue { index < values.count ? values[index] : .null }
-
-    func int(_ index: Int) -> Int {
-        if case .integer(let value) = self[index] { return Int(value) }
-        return 0
-    }
-
-    func string(_ index: Int) -> String {
-        if case .text(let value) = self[index] { return value }
-        return ""
-    }
-
-    func optionalString(_ index: Int) -> String? {
-        if case .text(let value) = self[index] { return value }
-        return nil
-    }
-
-    func bytes(_ index: Int) -> [UInt8] {
-        if case .blob(let value) = self[index] { return value }
-        return []
+        self.init(values: values)
     }
 }
