@@ -16,6 +16,7 @@ run: deps release
 test: deps
 	swift build --build-tests
 	swift test --skip-build --parallel
+	./scripts/test-postgres.sh
 	python3 Benchmarks/hostile.py --binary .build/debug/herald --seconds 1.5
 	./scripts/browser-test.sh --no-build
 	./scripts/fuzz.sh 3

@@ -53,7 +53,7 @@ public final class LikeStore: Sendable {
                 """
                 SELECT a.id, a.slug, a.title, a.summary, '', a.author, a.section, a.published_at, a.like_count,
                 a.comment_count FROM likes l JOIN articles a ON a.id = l.article_id
-                WHERE l.user_id = ? ORDER BY l.liked_at DESC, l.rowid DESC LIMIT ?
+                WHERE l.user_id = ? ORDER BY l.liked_at DESC, l.article_id DESC LIMIT ?
                 """, [.integer(Int64(userID)), .integer(Int64(limit))])
         }.map(ArticleStore.article)
     }
