@@ -27,7 +27,12 @@ case "$command" in
     mkdir -p "$dir"
     if [ "$(id -u)" -eq 0 ]; then
       chown postgres:postgres "$dir"
-      chmod a+x "$(dirname "$dir")"  # the postgres user must be able to reach it
+      # The postgres user must be able to reach it: open the temp directories on the way (search only).
+      parent=$(dirname "$(readlink -f "$dir")")
+      while [ "$parent" != "/" ]; do
+        case "$parent" in /tmp/*) chmod a+x "$parent" ;; esac
+        parent=$(dirname "$parent")
+      done
     fi
     if [ ! -f "$dir/PG_VERSION" ]; then
       as_postgres "$bin/initdb" -D "$dir" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null

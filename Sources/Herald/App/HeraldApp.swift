@@ -43,8 +43,13 @@ public final class HeraldApp: Sendable {
             directory: configuration.templatesDirectory, reloadOnChange: configuration.developmentMode)
 
         if configuration.loadDemoContent, try articles.isEmpty() {
-            let added = try DemoContent.load(from: configuration.contentDirectory, into: articles)
-            log.info("loaded \(added) demo articles into the new database")
+            do {
+                let added = try DemoContent.load(from: configuration.contentDirectory, into: articles)
+                log.info("loaded \(added) demo articles into the new database")
+            } catch StoreError.constraint {
+                // Several servers started on one new shared database: another one loaded them first.
+                log.info("demo articles were loaded by another server")
+            }
         }
 
         var router = Router<RequestContext>()
