@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A small, bounded pool of threads for slow work (argon2id password hashing) that
 /// must not run on the threads that serve pages.
 ///
@@ -16,12 +20,20 @@ public final class WorkerPool: @unchecked Sendable {
     /// Places promised by `reserve()` but not yet filled by `run(_:)`.
     private var reserved = 0
 
-    public init(name: String, threads: Int, queueLimit: Int) {
+    /// `niceness` lowers the pool threads' scheduling priority (Linux `nice`, 0–19), so that on a
+    /// busy machine the threads serving pages run first and slow work waits.
+    public init(name: String, threads: Int, queueLimit: Int, niceness: Int32 = 0) {
         self.name = name
         self.threads = max(1, threads)
         self.queueLimit = max(0, queueLimit)
         for index in 0..<self.threads {
-            let thread = Thread { [self] in run() }
+            let thread = Thread { [self] in
+                if niceness > 0 {
+                    // On Linux, nice is per thread: this one only.
+                    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(gettid()), niceness)
+                }
+                run()
+            }
             thread.name = "\(name)-\(index)"
             thread.start()
         }

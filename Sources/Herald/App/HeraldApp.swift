@@ -35,7 +35,9 @@ public final class HeraldApp: Sendable {
             settings: configuration.accounts, clock: configuration.clock)
         let hashingPool = WorkerPool(
             name: "password-hashing", threads: configuration.accounts.hashingThreads,
-            queueLimit: configuration.accounts.hashingQueueLimit)
+            queueLimit: configuration.accounts.hashingQueueLimit,
+            // argon2id keeps a core busy for ~100 ms a login; pages must not wait behind it.
+            niceness: 10)
         let intents = PendingActions(
             codec: IntentCodec(keys: keys), performed: PerformedIntentStore(database: database),
             clock: configuration.clock, log: log)

@@ -94,7 +94,6 @@ enum Migrations {
         case .sqlite:
             return try connection.query("PRAGMA user_version").first?.int(0) ?? 0
         case .postgres:
-            try connection.execute("CREATE TABLE IF NOT EXISTS herald_schema (version BIGINT NOT NULL)")
             return try connection.query("SELECT coalesce(max(version), 0) FROM herald_schema").first?.int(0) ?? 0
         }
     }
@@ -102,6 +101,13 @@ enum Migrations {
     /// Brings the schema to `target` (the latest by default; tests stop earlier to build
     /// databases as older versions of Herald left them).
     static func apply(to connection: any SQLConnection, dialect: Dialect, upTo target: Int = latestVersion) throws {
+        if dialect == .postgres {
+            // Under the lock: two servers creating it at once would collide even with IF NOT EXISTS.
+            try connection.transaction {
+                try connection.query("SELECT pg_advisory_xact_lock(4242)")
+                try connection.execute("CREATE TABLE IF NOT EXISTS herald_schema (version BIGINT NOT NULL)")
+            }
+        }
         let start = try currentVersion(of: connection, dialect: dialect)
         guard start < target else { return }
         for version in (start + 1)...target {
