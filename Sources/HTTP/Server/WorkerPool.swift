@@ -29,8 +29,8 @@ public final class WorkerPool: @unchecked Sendable {
         for index in 0..<self.threads {
             let thread = Thread { [self] in
                 if niceness > 0 {
-                    // On Linux, nice is per thread: this one only.
-                    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(gettid()), niceness)
+                    // On Linux, nice is per thread, and `who` 0 means the calling thread: this one only.
+                    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
                 }
                 run()
             }
