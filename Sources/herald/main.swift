@@ -1,4 +1,6 @@
 import Foundation
 import Herald
 
-exit(HeraldMain.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+exit(
+    HeraldMain.run(
+        arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

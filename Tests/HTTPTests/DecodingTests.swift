@@ -82,10 +82,11 @@ import Testing
         #expect(headers.values(for: "Content-Type") == ["text/plain"])
     }
 
-    @Test(arguments: [
-        ("/", "/"), ("/articles/x?page=2", "/articles/x?page=2"), ("//evil.example", nil), ("/\\evil.example", nil),
-        ("https://evil.example", nil), ("javascript:alert(1)", nil), ("", nil), ("/a\nb", nil), ("relative", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("/", "/"), ("/articles/x?page=2", "/articles/x?page=2"), ("//evil.example", nil), ("/\\evil.example", nil),
+            ("https://evil.example", nil), ("javascript:alert(1)", nil), ("", nil), ("/a\nb", nil), ("relative", nil),
+        ] as [(String, String?)])
     func localPaths(candidate: String, expected: String?) {
         #expect(LocalPath.validated(candidate) == expected)
     }

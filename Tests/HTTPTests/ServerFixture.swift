@@ -43,7 +43,8 @@ final class ServerFixture {
         let application = Application<Void>(
             middleware: [
                 AccessLog(log: .silent), SecurityHeaders(),
-                ErrorPages(log: .silent) { error, _, _ in .html("<h1>\(error.status.code)</h1><p>\(error.message)</p>") },
+                ErrorPages(log: .silent) { error, _, _ in .html("<h1>\(error.status.code)</h1><p>\(error.message)</p>")
+                },
                 RequestValidation(), Compression(),
             ],
             router: router, makeContext: { _ in () })

@@ -1,7 +1,7 @@
 import Foundation
 import HTTP
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -67,7 +67,8 @@ import TestSupport
         let fixture = try ServerFixture()
         let client = TestClient(port: fixture.port)
         let badForm = try client.request(
-            "POST", "/echo", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array("a=%ZZ".utf8))
+            "POST", "/echo", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array("a=%ZZ".utf8)
+        )
         #expect(badForm.status == 400)
         let badPath = try client.get("/hello%zz")
         #expect(badPath.status == 400)
@@ -80,7 +81,8 @@ import TestSupport
         let connection = try RawHTTPConnection(port: fixture.port)
         // Declares 10 MB but sends nothing: the answer must come without the body.
         try connection.send(
-            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000000\r\n\r\n")
+            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000000\r\n\r\n"
+        )
         let response = try connection.readResponse()
         #expect(response.status == 413)
         #expect(connection.isClosedByServer())
@@ -189,7 +191,8 @@ import TestSupport
         let fixture = try ServerFixture { $0.requestDeadlineSeconds = 1 }
         let slow = try RawHTTPConnection(port: fixture.port)
         try slow.send(
-            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n")
+            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n"
+        )
         let started = Date()
         var cutOff = false
         for _ in 0..<40 {

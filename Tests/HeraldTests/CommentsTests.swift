@@ -1,8 +1,8 @@
 import Foundation
 import HTTP
 import Mustache
-import Testing
 import TestSupport
+import Testing
 
 @testable import Herald
 
@@ -13,7 +13,8 @@ import TestSupport
     }
 
     private func fixture(_ name: String) throws -> String {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Comments/\(name)")
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Comments/\(name)")
         return try String(contentsOf: path, encoding: .utf8)
     }
 
@@ -114,7 +115,8 @@ import TestSupport
         #expect(landed.text.contains(long.trimmingCharacters(in: .whitespaces)))
         // The page's forms are bound to the new session: submitting one as rendered works.
         let token = try #require(hiddenField("csrf_token", in: landed.text))
-        let fixed = try reader.post("/articles/\(slug)/comments", form: [("csrf_token", token), ("body", "Shorter now.")])
+        let fixed = try reader.post(
+            "/articles/\(slug)/comments", form: [("csrf_token", token), ("body", "Shorter now.")])
         #expect(fixed.status == 303)
     }
 
@@ -138,8 +140,9 @@ import TestSupport
         _ = try app.client().register("changed-mind")
         let reader = app.client()
         _ = try postComment(reader, slug, "Never mind.")
-        #expect(try reader.post("/intent/cancel", form: [("csrf_token", try reader.formToken(on: "/login"))])["Location"]
-            == "/articles/\(slug)")
+        #expect(
+            try reader.post("/intent/cancel", form: [("csrf_token", try reader.formToken(on: "/login"))])["Location"]
+                == "/articles/\(slug)")
         _ = try reader.login("changed-mind")
         #expect(!(try reader.get("/articles/\(slug)").text.contains("Never mind.")))
     }
@@ -169,7 +172,8 @@ import TestSupport
         // 2,000 random CJK code points barely compress: too large for the cookie.
         var generator = SystemRandomNumberGenerator()
         let noise = String(
-            String.UnicodeScalarView((0..<2000).compactMap { _ in Unicode.Scalar(UInt32.random(in: 0x4E00...0x9FFF, using: &generator)) }))
+            String.UnicodeScalarView(
+                (0..<2000).compactMap { _ in Unicode.Scalar(UInt32.random(in: 0x4E00...0x9FFF, using: &generator)) }))
         let reader = app.client()
         let response = try postComment(reader, slug, noise)
         #expect(response.status == 422)
@@ -189,10 +193,17 @@ import TestSupport
         _ = try other.register("other")
         let otherPage = try other.get("/articles/\(slug)").text
         #expect(!otherPage.contains("action=\"/comments/\(id)/delete\""))
-        #expect(try other.post("/comments/\(id)/delete", form: [("csrf_token", hiddenField("csrf_token", in: otherPage) ?? "")]).status == 403)
+        #expect(
+            try other.post(
+                "/comments/\(id)/delete", form: [("csrf_token", hiddenField("csrf_token", in: otherPage) ?? "")]
+            ).status == 403)
         let anonymous = app.client()
-        #expect(try anonymous.post("/comments/\(id)/delete", form: [("csrf_token", try anonymous.formToken(on: "/login"))]).status == 403)
-        #expect(try author.post("/comments/999999/delete", form: [("csrf_token", try author.formToken(on: "/"))]).status == 404)
+        #expect(
+            try anonymous.post("/comments/\(id)/delete", form: [("csrf_token", try anonymous.formToken(on: "/login"))])
+                .status == 403)
+        #expect(
+            try author.post("/comments/999999/delete", form: [("csrf_token", try author.formToken(on: "/"))]).status
+                == 404)
         let deleted = try author.post("/comments/\(id)/delete", form: [("csrf_token", try author.formToken(on: "/"))])
         #expect(deleted.status == 303)
         #expect(deleted["Location"] == "/articles/\(slug)")

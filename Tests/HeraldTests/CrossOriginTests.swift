@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 @testable import Herald
 
@@ -79,7 +79,8 @@ import TestSupport
 
     @Test func tokensSurviveKeyRotation() {
         let old = CSRFTokens(keys: SecretKeys(current: "old-secret-0123456789"))
-        let rotated = CSRFTokens(keys: SecretKeys(current: "new-secret-0123456789", previous: ["old-secret-0123456789"]))
+        let rotated = CSRFTokens(
+            keys: SecretKeys(current: "new-secret-0123456789", previous: ["old-secret-0123456789"]))
         let stranger = CSRFTokens(keys: SecretKeys(current: "new-secret-0123456789"))
         let token = old.token(binding: "a:visitor")
         #expect(rotated.isValid(token, binding: "a:visitor"))

@@ -174,7 +174,8 @@ private func rss(items: String) -> String {
 
     @Test func mismatchedTagsAndHTMLEntitiesAreNotXML() {
         let mismatch = feedError { try parseText(rss(items: "<item>\n<title>x</titel></item>"), name: "m.xml") }
-        #expect(mismatch?.description == "m.xml: not well-formed XML at line 2: an end tag does not match its start tag")
+        #expect(
+            mismatch?.description == "m.xml: not well-formed XML at line 2: an end tag does not match its start tag")
         let entity = feedError { try parseText(rss(items: "<item><title>a&nbsp;b</title></item>")) }
         #expect(entity?.reason.hasPrefix("not well-formed XML at line 1: undeclared entity") == true)
     }
@@ -183,14 +184,16 @@ private func rss(items: String) -> String {
         let error = feedError { try parseText(rss(items: "<item><title>t</title><guid>g1</guid></item>")) }
         #expect(error?.reason == "item 1 at line 1 (\"g1\") has no date (pubDate or dc:date)")
         let bad = feedError {
-            try parseText(rss(items: "<item><title>t</title><guid>g1</guid><pubDate>Mon, 01 Jan 2024 10:00:00</pubDate></item>"))
+            try parseText(
+                rss(items: "<item><title>t</title><guid>g1</guid><pubDate>Mon, 01 Jan 2024 10:00:00</pubDate></item>"))
         }
         #expect(bad?.reason == "item 1 at line 1 (\"g1\") has an unparseable date \"Mon, 01 Jan 2024 10:00:00\"")
     }
 
     @Test func rssDatesFallBackToDublinCoreAndISO8601() throws {
-        let dc = rss(items: #"<item xmlns:dc="http://purl.org/dc/elements/1.1/"><title>t</title><guid>g</guid>"#
-            + "<dc:date>2024-03-01T12:00:00+01:00</dc:date></item>")
+        let dc = rss(
+            items: #"<item xmlns:dc="http://purl.org/dc/elements/1.1/"><title>t</title><guid>g</guid>"#
+                + "<dc:date>2024-03-01T12:00:00+01:00</dc:date></item>")
         #expect(try parseText(dc).first?.publishedAt == 1_709_290_800)
         let iso = rss(items: "<item><title>t</title><guid>g</guid><pubDate>2024-03-01T11:00:00Z</pubDate></item>")
         #expect(try parseText(iso).first?.publishedAt == 1_709_290_800)
@@ -256,8 +259,9 @@ private func rss(items: String) -> String {
         #expect(reason(#"{"id": "a", "title": 7, \#(date)}"#) == #"item 1: "title" is not a string"#)
         #expect(reason(#""just a string""#) == "item 1 is not an object")
         #expect(reason(#"{"id": "a", "title": "A"}"#) == #"item 1 ("a") has no date (date_published or date_modified)"#)
-        #expect(feedError { try parseText(#"{"version": "https://jsonfeed.org/version/1.1", "items": [}"#) }?
-            .reason.hasPrefix("not valid JSON") == true)
+        #expect(
+            feedError { try parseText(#"{"version": "https://jsonfeed.org/version/1.1", "items": [}"#) }?
+                .reason.hasPrefix("not valid JSON") == true)
     }
 
     // MARK: Format detection and limits
@@ -288,7 +292,8 @@ private func rss(items: String) -> String {
 
     @Test func moreThan10000EntriesAreRefused() throws {
         let item = #"{"id": "x", "title": "t", "date_published": "2024-01-01T00:00:00Z"}"#
-        let json = #"{"version": "https://jsonfeed.org/version/1.1", "items": ["#
+        let json =
+            #"{"version": "https://jsonfeed.org/version/1.1", "items": ["#
             + Array(repeating: item, count: 10_001).joined(separator: ",") + "]}"
         #expect(feedError { try parseText(json) }?.reason == "the feed has more than 10000 entries")
 
@@ -310,7 +315,8 @@ private func rss(items: String) -> String {
 
         let body = String(repeating: "word ", count: 40_001)
         let big = feedError {
-            try parseText(rss(items: "<item><title>t</title><guid>g</guid><description>\(body)</description>\(date)</item>"))
+            try parseText(
+                rss(items: "<item><title>t</title><guid>g</guid><description>\(body)</description>\(date)</item>"))
         }
         #expect(big?.reason == "item 1 at line 1 (\"g\") has a body of 200004 characters; the limit is 200000")
     }
@@ -399,7 +405,8 @@ private func rss(items: String) -> String {
 
     @Test func nestedInlineTagsKeepTheirText() {
         #expect(
-            HTMLText.plainParagraphs(fromHTML: #"<p>A <a href="x>y" title='q'><em>deeply <b>nested</b></em></a> link.</p>"#)
+            HTMLText.plainParagraphs(
+                fromHTML: #"<p>A <a href="x>y" title='q'><em>deeply <b>nested</b></em></a> link.</p>"#)
                 == "A deeply nested link.")
         #expect(HTMLText.plainParagraphs(fromHTML: "<p class=it's>stray quote</p>") == "stray quote")
         #expect(HTMLText.plainParagraphs(fromHTML: "1 < 2 and 3 <4> 5 </ 6") == "1 < 2 and 3 <4> 5 </ 6")
@@ -409,7 +416,8 @@ private func rss(items: String) -> String {
     }
 
     @Test func escapedMarkupStaysText() {
-        #expect(HTMLText.plainParagraphs(fromHTML: "&lt;script&gt;alert(1)&lt;/script&gt;") == "<script>alert(1)</script>")
+        #expect(
+            HTMLText.plainParagraphs(fromHTML: "&lt;script&gt;alert(1)&lt;/script&gt;") == "<script>alert(1)</script>")
         #expect(HTMLText.plainParagraphs(fromHTML: "&amp;lt;") == "&lt;")  // decoded once, not twice
     }
 
@@ -438,7 +446,9 @@ private func rss(items: String) -> String {
     }
 
     @Test func plainTextNormalization() {
-        #expect(HTMLText.normalizePlainText("  One\r\ntwo\r\n\r\n\r\n\r\nThree  \n \t \nFour\rfive  ") == "One two\n\nThree\n\nFour five")
+        #expect(
+            HTMLText.normalizePlainText("  One\r\ntwo\r\n\r\n\r\n\r\nThree  \n \t \nFour\rfive  ")
+                == "One two\n\nThree\n\nFour five")
         #expect(HTMLText.normalizePlainText("<b>not markup</b> &amp;") == "<b>not markup</b> &amp;")
         #expect(HTMLText.normalizePlainText("\n\n  \n") == "")
         #expect(HTMLText.normalizePlainText("bell\u{7}\u{FEFF} here") == "bell here")

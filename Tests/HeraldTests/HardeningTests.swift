@@ -1,7 +1,7 @@
 import Foundation
 import HTTP
-import Testing
 import TestSupport
+import Testing
 
 @testable import Herald
 
@@ -29,9 +29,10 @@ import TestSupport
         let client = app.client()
         client.defaultHeaders = [("Origin", "https://news.example")]
         let response = try client.register("securereader")
-        #expect(response.headers.values(for: "Set-Cookie").filter { $0.hasPrefix("herald_session=") }.allSatisfy {
-            $0.hasSuffix("; Secure")
-        })
+        #expect(
+            response.headers.values(for: "Set-Cookie").filter { $0.hasPrefix("herald_session=") }.allSatisfy {
+                $0.hasSuffix("; Secure")
+            })
         #expect(response["Strict-Transport-Security"]?.hasPrefix("max-age=") == true)
     }
 
@@ -67,7 +68,11 @@ import TestSupport
         _ = try client.register("twice")
         let old = try #require(client.cookies["herald_session"])
         _ = try client.post(
-            "/login", form: [("csrf_token", try client.formToken(on: "/")), ("username", "twice"), ("password", "a-long-pass-phrase")])
+            "/login",
+            form: [
+                ("csrf_token", try client.formToken(on: "/")), ("username", "twice"),
+                ("password", "a-long-pass-phrase"),
+            ])
         #expect(client.cookies["herald_session"] != old)
         let copy = app.client()
         copy.setCookie("herald_session", old)

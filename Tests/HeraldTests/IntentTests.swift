@@ -1,8 +1,8 @@
 import Foundation
 import HTTP
 import Mustache
-import Testing
 import TestSupport
+import Testing
 
 @testable import Herald
 
@@ -128,7 +128,9 @@ import TestSupport
         _ = try reader.submitLikeForm(slug)
         let original = try #require(reader.cookies["herald_intent"])
         var bytes = Array(original.utf8)
-        func flip(_ index: Int) { bytes[index] = bytes[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A") }
+        func flip(_ index: Int) {
+            bytes[index] = bytes[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        }
         switch kind {
         case "first": flip(0)
         case "middle": flip(bytes.count / 2)
@@ -214,7 +216,8 @@ import TestSupport
         let boxes = clients.map { UncheckedBox($0) }
         DispatchQueue.concurrentPerform(iterations: 50) { index in
             do {
-                let response = try boxes[index].value.post("/articles/\(slug)/like", form: [("csrf_token", tokens[index])])
+                let response = try boxes[index].value.post(
+                    "/articles/\(slug)/like", form: [("csrf_token", tokens[index])])
                 if response.status != 303 { failures.add("status \(response.status)") }
             } catch { failures.add("\(error)") }
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The README's curl walk-through, run exactly as written against a real server.
 @Suite struct ReadmeFlowTests {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Herald
 
@@ -11,7 +11,8 @@ import TestSupport
 /// A full file system under the database: reading pages keeps working, writes answer 503 with a
 /// clear page, nothing crashes, and service recovers by itself once there is room again.
 /// Uses a small tmpfs, which needs root (as on the project's machines and in CI).
-@Suite(.serialized, .enabled(if: !TestDatabase.isPostgres, "works on the SQLite file directly")) struct StorageFaultTests {
+@Suite(.serialized, .enabled(if: !TestDatabase.isPostgres, "works on the SQLite file directly"))
+struct StorageFaultTests {
     static let canMount: Bool = {
         let probe = NSTemporaryDirectory() + "herald-mount-probe-\(getpid())"
         mkdir(probe, 0o700)
@@ -50,10 +51,12 @@ import TestSupport
             let token = try reader.formToken(on: "/articles/\(slug)")
 
             // Fill every remaining byte.
-            let handle = try #require(FileHandle(forWritingAtPath: filler) ?? {
-                FileManager.default.createFile(atPath: filler, contents: nil)
-                return FileHandle(forWritingAtPath: filler)
-            }())
+            let handle = try #require(
+                FileHandle(forWritingAtPath: filler)
+                    ?? {
+                        FileManager.default.createFile(atPath: filler, contents: nil)
+                        return FileHandle(forWritingAtPath: filler)
+                    }())
             let chunk = Data(count: 64 * 1024)
             while (try? handle.write(contentsOf: chunk)) != nil {}
             var small = Data(count: 512)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Herald
 
@@ -55,7 +55,8 @@ import TestSupport
         try withDatabase { database, _ in
             let store = ArticleStore(database: database)
             #expect(try store.importArticles([incoming("a"), incoming("b", title: "Other")]) == [.added, .added])
-            #expect(try store.importArticles([incoming("a"), incoming("b", title: "Other")]) == [.unchanged, .unchanged])
+            #expect(
+                try store.importArticles([incoming("a"), incoming("b", title: "Other")]) == [.unchanged, .unchanged])
             #expect(try store.importArticles([incoming("a", title: "A new title")]) == [.updated])
             let page = try store.page(1, size: 10)
             #expect(page.articles.count == 2)
@@ -118,7 +119,9 @@ import TestSupport
                 for round in 0..<40 {
                     do {
                         if worker == 0 {
-                            _ = try store.importArticles([incoming("w\(round)", title: "Written \(round)", at: 100 + round)])
+                            _ = try store.importArticles([
+                                incoming("w\(round)", title: "Written \(round)", at: 100 + round)
+                            ])
                         } else {
                             let page = try store.page(1, size: 20)
                             if page.articles.count != 20 { failures.add("short page") }

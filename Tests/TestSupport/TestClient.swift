@@ -20,7 +20,8 @@ public final class TestClient {
         try request("HEAD", path, headers: headers)
     }
 
-    public func post(_ path: String, form: [(String, String)], headers: [(String, String)] = []) throws -> TestResponse {
+    public func post(_ path: String, form: [(String, String)], headers: [(String, String)] = []) throws -> TestResponse
+    {
         let body = URLEncodedForm(form).encoded
         return try request(
             "POST", path, headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers,
@@ -51,7 +52,8 @@ public final class TestClient {
         }
         for (name, value) in defaultHeaders + headers { head += "\(name): \(value)\r\n" }
         if !cookies.isEmpty {
-            head += "Cookie: " + cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+            head +=
+                "Cookie: " + cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
                 + "\r\n"
         }
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }

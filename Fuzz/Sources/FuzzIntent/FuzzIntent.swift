@@ -1,3 +1,4 @@
+import Foundation
 import FuzzSupport
 
 @testable import Herald
@@ -23,5 +24,3 @@ func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CC
         return 0
     }
 }
-
-import Foundation

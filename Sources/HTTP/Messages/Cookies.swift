@@ -44,7 +44,11 @@ private func trimmed(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8V
 
 /// A `Set-Cookie` header value, built from its attributes.
 public struct SetCookie: Sendable, Equatable {
-    public enum SameSite: String, Sendable { case strict = "Strict", lax = "Lax", none = "None" }
+    public enum SameSite: String, Sendable {
+        case strict = "Strict"
+        case lax = "Lax"
+        case none = "None"
+    }
 
     public var name: String
     public var value: String

@@ -25,8 +25,10 @@ public struct Compression<Context>: Middleware {
     public static func isCompressible(_ contentType: String) -> Bool {
         let type = contentType.split(separator: ";", maxSplits: 1).first.map { String($0) } ?? ""
         return type.hasPrefix("text/")
-            || ["application/json", "application/javascript", "application/atom+xml", "application/xml",
-                "image/svg+xml", "application/feed+json"].contains(type)
+            || [
+                "application/json", "application/javascript", "application/atom+xml", "application/xml",
+                "image/svg+xml", "application/feed+json",
+            ].contains(type)
     }
 
     /// Whether an `Accept-Encoding` value allows gzip (`gzip;q=0` refuses it).

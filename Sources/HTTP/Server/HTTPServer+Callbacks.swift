@@ -106,7 +106,8 @@ extension HTTPServer {
         let rejection =
             state.bodyTooLarge
             ? HTTPError(
-                .payloadTooLarge, "The request body is larger than the \(configuration.maxBodyBytes / 1024) KiB this site accepts.",
+                .payloadTooLarge,
+                "The request body is larger than the \(configuration.maxBodyBytes / 1024) KiB this site accepts.",
                 closeConnection: true) : nil
         return respond(connection, state: state, rejection: rejection)
     }

@@ -56,9 +56,12 @@ public final class HTTPServer: @unchecked Sendable {
             MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(configuration.connectionLimit),
             MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(configuration.idleTimeoutSeconds),
             MHD_OPTION.CONNECTION_MEMORY_LIMIT.rawValue, configuration.connectionMemoryBytes,
-            MHD_OPTION.URI_LOG_CALLBACK.rawValue, unsafeBitCast(requestStarted, to: OpaquePointer.self), OpaquePointer(me),
-            MHD_OPTION.NOTIFY_COMPLETED.rawValue, unsafeBitCast(requestCompleted, to: OpaquePointer.self), OpaquePointer(me),
-            MHD_OPTION.EXTERNAL_LOGGER.rawValue, unsafeBitCast(libraryMessage, to: OpaquePointer.self), OpaquePointer(me),
+            MHD_OPTION.URI_LOG_CALLBACK.rawValue, unsafeBitCast(requestStarted, to: OpaquePointer.self),
+            OpaquePointer(me),
+            MHD_OPTION.NOTIFY_COMPLETED.rawValue, unsafeBitCast(requestCompleted, to: OpaquePointer.self),
+            OpaquePointer(me),
+            MHD_OPTION.EXTERNAL_LOGGER.rawValue, unsafeBitCast(libraryMessage, to: OpaquePointer.self),
+            OpaquePointer(me),
             MHD_OPTION.END.rawValue,
         ]
         daemon = withVaList(options) { arguments in

@@ -49,7 +49,9 @@ enum ListeningSocket {
     static func port(of address: UnsafePointer<sockaddr>) -> Int {
         switch Int32(address.pointee.sa_family) {
         case AF_INET:
-            return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+            return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                Int(UInt16(bigEndian: $0.pointee.sin_port))
+            }
         case AF_INET6:
             return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
                 Int(UInt16(bigEndian: $0.pointee.sin6_port))

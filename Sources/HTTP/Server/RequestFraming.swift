@@ -21,7 +21,8 @@ enum RequestFraming {
             }
             if declared > maxBodyBytes {
                 return HTTPError(
-                    .payloadTooLarge, "The request body is larger than the \(maxBodyBytes / 1024) KiB this site accepts.",
+                    .payloadTooLarge,
+                    "The request body is larger than the \(maxBodyBytes / 1024) KiB this site accepts.",
                     closeConnection: true)
             }
         }

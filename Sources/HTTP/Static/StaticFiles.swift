@@ -66,7 +66,8 @@ public final class StaticFiles: Sendable {
         var info = stat()
         guard stat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= Self.maximumFileSize
         else { return nil }
-        let version = FileVersion(size: Int(info.st_size), modified: Int(info.st_mtim.tv_sec), nanos: info.st_mtim.tv_nsec)
+        let version = FileVersion(
+            size: Int(info.st_size), modified: Int(info.st_mtim.tv_sec), nanos: info.st_mtim.tv_nsec)
         if let cached = cache.withLock({ $0[relative] }), cached.version == version { return cached }
 
         guard let body = Self.readFile(resolved, expectedSize: version.size) else { return nil }

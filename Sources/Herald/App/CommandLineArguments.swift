@@ -31,7 +31,9 @@ public enum CommandLineArguments {
         var files: [String] = []
         while let argument = remaining.popFirst() {
             func value() throws(UsageError) -> String {
-                guard let next = remaining.popFirst() else { throw UsageError(description: "\(argument) needs a value") }
+                guard let next = remaining.popFirst() else {
+                    throw UsageError(description: "\(argument) needs a value")
+                }
                 return next
             }
             switch argument {
@@ -70,7 +72,9 @@ public enum CommandLineArguments {
         if let host = environment["HERALD_HOST"] { configuration.host = host }
         if let value = environment["HERALD_PORT"] { configuration.port = try port(value) }
         if let data = environment["HERALD_DATA"] { configuration.dataDirectory = data }
-        if let url = environment["HERALD_DATABASE_URL"], !url.isEmpty { configuration.databaseURL = try databaseURL(url) }
+        if let url = environment["HERALD_DATABASE_URL"], !url.isEmpty {
+            configuration.databaseURL = try databaseURL(url)
+        }
         if let root = environment["HERALD_ROOT"] { configuration.rootDirectory = root }
         if let value = environment["HERALD_THREADS"] {
             configuration.threads = try positive(value, name: "HERALD_THREADS")
@@ -87,13 +91,18 @@ public enum CommandLineArguments {
         switch environment["HERALD_PASSWORD_COST"] {
         case nil, "", "interactive": break
         case "minimum": configuration.accounts.passwordCost = .minimum
-        case let other?: throw UsageError(description: "HERALD_PASSWORD_COST must be interactive or minimum, not \(other)")
+        case let other?:
+            throw UsageError(description: "HERALD_PASSWORD_COST must be interactive or minimum, not \(other)")
         }
-        try applyLimit(environment["HERALD_LOGIN_FAILURES_PER_USERNAME"], to: &configuration.accounts.loginFailuresPerUsername)
-        try applyLimit(environment["HERALD_LOGIN_FAILURES_PER_ADDRESS"], to: &configuration.accounts.loginFailuresPerAddress)
+        try applyLimit(
+            environment["HERALD_LOGIN_FAILURES_PER_USERNAME"], to: &configuration.accounts.loginFailuresPerUsername)
+        try applyLimit(
+            environment["HERALD_LOGIN_FAILURES_PER_ADDRESS"], to: &configuration.accounts.loginFailuresPerAddress)
         try applyLimit(environment["HERALD_LOGIN_WINDOW_SECONDS"], to: &configuration.accounts.loginWindowSeconds)
-        try applyLimit(environment["HERALD_REGISTRATIONS_PER_ADDRESS"], to: &configuration.accounts.registrationsPerAddress)
-        try applyLimit(environment["HERALD_REGISTRATION_WINDOW_SECONDS"], to: &configuration.accounts.registrationWindowSeconds)
+        try applyLimit(
+            environment["HERALD_REGISTRATIONS_PER_ADDRESS"], to: &configuration.accounts.registrationsPerAddress)
+        try applyLimit(
+            environment["HERALD_REGISTRATION_WINDOW_SECONDS"], to: &configuration.accounts.registrationWindowSeconds)
         try applyLimit(environment["HERALD_HASHING_THREADS"], to: &configuration.accounts.hashingThreads)
         try applyLimit(environment["HERALD_COMMENTS_PER_MINUTE"], to: &configuration.commentsPerMinute)
     }

@@ -27,7 +27,8 @@ public final class HeraldApp: Sendable {
             try configuration.secret.map { SecretKeys(current: $0, previous: configuration.previousSecrets) }
             ?? SecretKeys.load(environment: [:], dataDirectory: configuration.dataDirectory)
         if configuration.accounts.passwordCost == .minimum {
-            log.warning("HERALD_PASSWORD_COST=minimum: passwords are hashed with the weakest argon2id cost (tests only)")
+            log.warning(
+                "HERALD_PASSWORD_COST=minimum: passwords are hashed with the weakest argon2id cost (tests only)")
         }
         accounts = try Accounts(
             store: AccountStore(database: database), throttle: ThrottleStore(database: database),
@@ -68,7 +69,8 @@ public final class HeraldApp: Sendable {
         LikesController(articles: articles, likes: likes, intents: intents, views: views, clock: configuration.clock)
             .addRoutes(to: &router)
         AccountsController(
-            accounts: accounts, views: views, hashingPool: hashingPool, afterLogin: AfterLogin(intents: intents, accounts: accounts)
+            accounts: accounts, views: views, hashingPool: hashingPool,
+            afterLogin: AfterLogin(intents: intents, accounts: accounts)
         ).addRoutes(to: &router)
         IntentController(intents: intents).addRoutes(to: &router)
         FeedController(articles: articles, views: views, baseURL: configuration.baseURL).addRoutes(to: &router)

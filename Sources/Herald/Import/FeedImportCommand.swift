@@ -9,7 +9,8 @@ enum FeedImportCommand {
     static func run(files: [String], configuration: Configuration) -> Int32 {
         let database: Database
         do {
-            try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: configuration.dataDirectory, withIntermediateDirectories: true)
             database = try Database(backend: configuration.databaseBackend)
         } catch {
             HeraldMain.printError("herald import: cannot open the database in \(configuration.dataDirectory): \(error)")

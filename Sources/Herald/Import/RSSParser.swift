@@ -21,7 +21,8 @@ final class RSSParser: XMLFeedHandler {
 
     private static func article(from item: FeedXMLElement, number: Int) throws(FeedIssue) -> IncomingArticle {
         var fields = FeedEntryFields(position: "item \(number) at line \(item.line)")
-        fields.sourceID = [core("guid", of: item), core("link", of: item)]
+        fields.sourceID =
+            [core("guid", of: item), core("link", of: item)]
             .lazy.compactMap { $0?.text.trimmingCharacters(in: .whitespacesAndNewlines) }
             .first { !$0.isEmpty } ?? ""
         // RSS titles are meant to be plain text, but many feeds escape them as HTML ("AT&amp;amp;T"):
@@ -37,7 +38,8 @@ final class RSSParser: XMLFeedHandler {
             // it becomes the body, and the summary is cut from it.
             fields.body = description
         }
-        fields.author = authorName(core("author", of: item)?.text)
+        fields.author =
+            authorName(core("author", of: item)?.text)
             ?? item.first("creator", in: dublinCoreNamespace).map { HTMLText.singleLine($0.text) } ?? ""
         fields.section = core("category", of: item).map { FeedEntryFields.section(from: $0.text) } ?? ""
         fields.date = (core("pubDate", of: item) ?? item.first("date", in: dublinCoreNamespace))?.text
@@ -86,7 +88,9 @@ extension FeedDate {
             offsetSeconds: offset)
     }
 
-    private static let monthNames = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    private static let monthNames = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ]
     private static let fullMonthNames = [
         "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
         "november", "december",

@@ -45,7 +45,9 @@ enum CookieBase85 {
                 value = value * 85 + UInt64(digit)
             }
             guard value <= UInt64(UInt32.max) else { return nil }
-            bytes.append(contentsOf: [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
+            bytes.append(contentsOf: [
+                UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF),
+            ])
         }
         guard padding <= bytes.count, bytes.suffix(padding).allSatisfy({ $0 == 0 }) else { return nil }
         return Array(bytes.dropLast(padding))

@@ -53,7 +53,8 @@ final class PendingActions: Sendable {
         guard cookie.utf8.count <= IntentCodec.maximumCookieBytes else {
             if let tooLarge = action.tooLarge { return try tooLarge(request, context) }
             throw HTTPError(
-                .unprocessableContent, "This is too large to keep while you log in. Please log in first, then try again.")
+                .unprocessableContent,
+                "This is too large to keep while you log in. Please log in first, then try again.")
         }
         var response = Response.redirect(to: "/login")
         response.setCookie(

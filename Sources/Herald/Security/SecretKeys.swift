@@ -51,7 +51,9 @@ public struct SecretKeys: Sendable {
         }
         let generated = Sodium.base64URL(Sodium.randomBytes(32))
         // Created with 0600 from the start: never readable by others, not even for a moment.
-        guard FileManager.default.createFile(atPath: path, contents: Data(generated.utf8), attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: path, contents: Data(generated.utf8), attributes: [.posixPermissions: 0o600])
         else {
             throw UsageError(description: "cannot write the secret key file \(path)")
         }

@@ -45,7 +45,9 @@ public final class Accounts: Sendable {
         let scope = "register:" + address
         let recent = try throttle.recent(scope, now: now, window: settings.registrationWindowSeconds)
         if recent.count >= settings.registrationsPerAddress {
-            return .throttled(retryAfterSeconds: retryAfter(oldest: recent.oldest, now: now, window: settings.registrationWindowSeconds))
+            return .throttled(
+                retryAfterSeconds: retryAfter(
+                    oldest: recent.oldest, now: now, window: settings.registrationWindowSeconds))
         }
         // Every attempt counts, so the form cannot be used to probe for taken names without limit.
         try throttle.record([scope], now: now, window: settings.registrationWindowSeconds)

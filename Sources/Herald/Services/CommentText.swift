@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rules for a comment's text (SPEC, "HTML a test can rely on").
 enum CommentText {
     static let maximumLength = 2000
@@ -42,5 +44,3 @@ enum CommentText {
         return String(atWord) + "…"
     }
 }
-
-import Foundation

@@ -33,7 +33,8 @@ public final class AccountStore: Sendable {
 
     public func updatePasswordHash(userID: Int, to hash: String) throws {
         try database.write { connection in
-            try connection.query("UPDATE users SET password_hash = ? WHERE id = ?", [.text(hash), .integer(Int64(userID))])
+            try connection.query(
+                "UPDATE users SET password_hash = ? WHERE id = ?", [.text(hash), .integer(Int64(userID))])
         }
     }
 
@@ -70,7 +71,8 @@ public final class AccountStore: Sendable {
         if now - lastSeenAt >= touchAfter {
             try database.write { connection in
                 try connection.query(
-                    "UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?", [.integer(Int64(now)), .blob(tokenHash)])
+                    "UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?",
+                    [.integer(Int64(now)), .blob(tokenHash)])
             }
         }
         return User(id: row.int(0), username: row.string(1))

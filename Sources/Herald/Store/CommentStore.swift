@@ -19,10 +19,11 @@ public final class CommentStore: Sendable {
     /// Adds a comment and returns its id.
     public func add(articleID: Int, userID: Int, body: String, at now: Int) throws -> Int {
         try database.write { connection in
-            let id = try connection.query(
-                "INSERT INTO comments (article_id, user_id, body, created_at) VALUES (?, ?, ?, ?) RETURNING id",
-                [.integer(Int64(articleID)), .integer(Int64(userID)), .text(body), .integer(Int64(now))]
-            ).first?.int(0) ?? 0
+            let id =
+                try connection.query(
+                    "INSERT INTO comments (article_id, user_id, body, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+                    [.integer(Int64(articleID)), .integer(Int64(userID)), .text(body), .integer(Int64(now))]
+                ).first?.int(0) ?? 0
             try connection.query(
                 "UPDATE articles SET comment_count = comment_count + 1 WHERE id = ?", [.integer(Int64(articleID))])
             return id

@@ -38,7 +38,9 @@ public final class Database: Sendable {
             // Created 0600 before SQLite opens it: its -wal and -shm files take the same mode.
             FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
-        if case .postgres = backend { connectionSlots = DispatchSemaphore(value: maximumIdleConnections) } else {
+        if case .postgres = backend {
+            connectionSlots = DispatchSemaphore(value: maximumIdleConnections)
+        } else {
             connectionSlots = nil
         }
         let first = try Self.connect(backend, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
@@ -62,7 +64,8 @@ public final class Database: Sendable {
     func withConnection<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         connectionSlots?.wait()
         defer { connectionSlots?.signal() }
-        let box = try idle.withLock { $0.popLast() }
+        let box =
+            try idle.withLock { $0.popLast() }
             ?? ConnectionBox(Self.connect(backend, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
         defer {
             // A PostgreSQL connection that broke (server restarted) is dropped; the next use opens a new one.

@@ -74,11 +74,21 @@ final class PostgresConnection: SQLConnection {
         var formats: [Int32] = []
         for parameter in parameters {
             switch parameter {
-            case .integer(let value): buffers.append(Array(String(value).utf8CString)); formats.append(0)
-            case .real(let value): buffers.append(Array(String(value).utf8CString)); formats.append(0)
-            case .text(let value): buffers.append(Array(value.utf8CString)); formats.append(0)
-            case .blob(let bytes): buffers.append(bytes.map { CChar(bitPattern: $0) }); formats.append(1)
-            case .null: buffers.append(nil); formats.append(0)
+            case .integer(let value):
+                buffers.append(Array(String(value).utf8CString))
+                formats.append(0)
+            case .real(let value):
+                buffers.append(Array(String(value).utf8CString))
+                formats.append(0)
+            case .text(let value):
+                buffers.append(Array(value.utf8CString))
+                formats.append(0)
+            case .blob(let bytes):
+                buffers.append(bytes.map { CChar(bitPattern: $0) })
+                formats.append(1)
+            case .null:
+                buffers.append(nil)
+                formats.append(0)
             }
             lengths.append(Int32(buffers.last??.count ?? 0))
         }
@@ -116,9 +126,10 @@ final class PostgresConnection: SQLConnection {
                     continue
                 }
                 let length = Int(PQgetlength(result, row, column))
-                let text = PQgetvalue(result, row, column).map {
-                    String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self)
-                } ?? ""
+                let text =
+                    PQgetvalue(result, row, column).map {
+                        String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self)
+                    } ?? ""
                 switch PQftype(result, column) {
                 case 20, 21, 23: values.append(Int64(text).map(SQLValue.integer) ?? .null)  // int8, int2, int4
                 case 700, 701, 1700: values.append(Double(text).map(SQLValue.real) ?? .null)  // float4/8, numeric
@@ -141,7 +152,8 @@ final class PostgresConnection: SQLConnection {
     /// Maps SQLSTATE classes to what the caller can do about them.
     private func error(_ result: OpaquePointer?) -> StoreError {
         let message = String(cString: PQerrorMessage(handle)).trimmingTrailingNewlines()
-        let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
+        let state =
+            result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
         switch state.prefix(2) {
         case "23": return .constraint(message)
         case "40", "55", "57": return .busy  // serialization failure, deadlock, lock not available, shutdown

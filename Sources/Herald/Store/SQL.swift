@@ -50,7 +50,6 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-
 /// One result row, copied out of the database.
 struct SQLRow {
     private let values: [SQLValue]

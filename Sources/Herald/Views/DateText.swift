@@ -13,7 +13,8 @@ enum DateText {
     /// `2026-11-29T07:42:00Z` (RFC 3339, for `<time datetime>` and Atom).
     static func rfc3339(_ seconds: Int) -> String {
         let parts = utcParts(seconds)
-        return "\(parts.year)-\(two(parts.month))-\(two(parts.day))T\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))Z"
+        return
+            "\(parts.year)-\(two(parts.month))-\(two(parts.day))T\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))Z"
     }
 
     /// `29 November 2026` (for readers).

@@ -13,8 +13,9 @@ enum Paragraphs {
                 // A paragraph ends at "\n" followed by optional spaces/tabs and another "\n".
                 if bytes[index] == UInt8(ascii: "\n") {
                     var next = index + 1
-                    while next < bytes.count, bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t")
-                        || bytes[next] == UInt8(ascii: "\r")
+                    while next < bytes.count,
+                        bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t")
+                            || bytes[next] == UInt8(ascii: "\r")
                     {
                         next += 1
                     }

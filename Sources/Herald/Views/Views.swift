@@ -42,9 +42,12 @@ public struct Views: Sendable {
     /// The error page for `error`. Never throws: if the template itself fails, a plain page is sent.
     public func errorPage(_ error: HTTPError, context: RequestContext) -> Response {
         let model: [String: MustacheValue] = [
-            "status": .int(error.status.code), "reason": .string(error.status.reason), "message": .string(error.message),
+            "status": .int(error.status.code), "reason": .string(error.status.reason),
+            "message": .string(error.message),
         ]
-        if let page = try? page("error", title: error.status.reason, model: model, context: context, status: error.status) {
+        if let page = try? page(
+            "error", title: error.status.reason, model: model, context: context, status: error.status)
+        {
             return page
         }
         return .text("\(error.status.code) \(error.status.reason)\n\n\(error.message)\n", status: error.status)
