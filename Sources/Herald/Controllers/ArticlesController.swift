@@ -50,17 +50,13 @@ struct ArticlesController: Sendable {
     }
 
     func articlePage(_ request: Request, _ context: RequestContext) throws -> Response {
-        guard let slug = request.parameters["slug"] else { throw Self.noSuchArticle }
+        guard let slug = request.parameters["slug"] else { throw ArticleStore.noSuchArticle }
         func render(_ context: RequestContext) throws -> Response {
-            guard let article = try articles.article(slug: slug) else { throw Self.noSuchArticle }
-            return try page.render(article, context: context)
+            try page.render(try articles.article(for: request), context: context)
         }
         guard AnonymousPageCache.applies(to: context) else { return try render(context) }
         return try cache.response("article:" + slug, context: context, render: render)
     }
-
-    static let noSuchArticle = HTTPError(
-        .notFound, "We could not find that article. It may have been moved or removed.")
 
     /// `?page=N`: absent means 1; otherwise decimal digits only, N ≥ 1 (SPEC: anything else is 400).
     /// A number too large for `Int` is still a page number, just past the last one.

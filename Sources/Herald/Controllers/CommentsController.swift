@@ -23,7 +23,7 @@ struct CommentsController: Sendable {
     /// Logged in: validate, rate-limit, add; 303 to the new comment's anchor.
     func post(_ request: Request, _ context: inout RequestContext) throws -> Response {
         guard let user = context.user else { throw HTTPError(.forbidden, "Please log in first.") }
-        let article = try self.article(request)
+        let article = try articles.article(for: request)
         let draft = try request.form()["body"] ?? ""
         let text = CommentText.normalized(draft)
         if let problem = CommentText.problem(text) {
@@ -60,15 +60,8 @@ struct CommentsController: Sendable {
         return .redirect(to: slug.isEmpty ? "/" : ArticlePaths.article(slug))
     }
 
-    private func article(_ request: Request) throws -> Article {
-        guard let slug = request.parameters["slug"], let article = try articles.article(slug: slug) else {
-            throw HTTPError(.notFound, "We could not find that article. It may have been moved or removed.")
-        }
-        return article
-    }
-
     private func describe(_ request: Request) throws -> String {
-        let title = try article(request).title
+        let title = try articles.article(for: request).title
         let preview = CommentText.preview((try? request.form()["body"] ?? "") ?? "")
         return "post your comment on “\(title)”: “\(preview)”"
     }
@@ -80,7 +73,7 @@ struct CommentsController: Sendable {
     /// Text too large for the intent cookie is never dropped: the article again, with it in the form.
     private func tooLargeToKeep(_ request: Request, _ context: RequestContext) throws -> Response {
         try page.render(
-            try article(request), context: context, draft: try request.form()["body"] ?? "",
+            try articles.article(for: request), context: context, draft: try request.form()["body"] ?? "",
             commentError: "Your comment is too long to keep while you log in. Please log in first, then post it.",
             status: .unprocessableContent)
     }

@@ -27,7 +27,7 @@ struct LikesController: Sendable {
     /// Logged in: like or unlike (idempotent), then back to the article with a message.
     func change(_ request: Request, _ context: inout RequestContext, like: Bool) throws -> Response {
         guard let user = context.user else { throw HTTPError(.forbidden, "Please log in first.") }
-        let article = try self.article(request)
+        let article = try articles.article(for: request)
         if like {
             try likes.like(userID: user.id, articleID: article.id, at: clock.now())
             context.nextFlash = "You liked “\(article.title)”."
@@ -48,15 +48,8 @@ struct LikesController: Sendable {
         return try views.page("likes", title: "Your likes", model: model, context: context)
     }
 
-    private func article(_ request: Request) throws -> Article {
-        guard let slug = request.parameters["slug"], let article = try articles.article(slug: slug) else {
-            throw HTTPError(.notFound, "We could not find that article. It may have been moved or removed.")
-        }
-        return article
-    }
-
     private func describe(_ verb: String) -> @Sendable (Request) throws -> String {
-        { request in "\(verb) “\(try article(request).title)”" }
+        { request in "\(verb) “\(try articles.article(for: request).title)”" }
     }
 
     private func returnPath(_ request: Request) -> String {

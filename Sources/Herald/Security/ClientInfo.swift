@@ -23,12 +23,3 @@ struct ClientInfo: Middleware {
         return try next(request, &context)
     }
 }
-
-extension Substring {
-    func trimmingASCIIWhitespace() -> Substring {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
-        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
-        return result
-    }
-}

@@ -43,17 +43,7 @@ final class PostgresConnection: SQLConnection {
         return rows(of: result)
     }
 
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN")
-        do {
-            let value = try body()
-            try execute("COMMIT")
-            return value
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-    }
+    let beginTransaction = "BEGIN"
 
     private func prepared(_ sql: String, parameterCount: Int) throws(StoreError) -> String {
         if let name = statements[sql] { return name }

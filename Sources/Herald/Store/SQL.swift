@@ -11,11 +11,24 @@ protocol SQLConnection: AnyObject {
     func query(_ sql: String, _ parameters: [SQLValue]) throws(StoreError) -> [SQLRow]
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { get }
-    /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
-    func transaction<T>(_ body: () throws -> T) throws -> T
+    /// The statement that opens a write transaction.
+    var beginTransaction: String { get }
 }
 
 extension SQLConnection {
+    /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute(beginTransaction)
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     @discardableResult
     func query(_ sql: String) throws(StoreError) -> [SQLRow] { try query(sql, []) }
 }

@@ -73,20 +73,9 @@ final class SQLiteConnection: SQLConnection {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
-    /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
     /// `BEGIN IMMEDIATE` takes the write lock up front, so two writers never deadlock
     /// upgrading read locks; the busy timeout makes the second one wait instead.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-    }
+    let beginTransaction = "BEGIN IMMEDIATE"
 
     private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer {
         if let statement = statements[sql] { return statement }
