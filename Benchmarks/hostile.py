@@ -57,19 +57,20 @@ def connect(port):
     return sock
 
 
-def slowloris(port, stop, count=300):
+def trickle(port, stop, opening, drip, count=300):
+    """`count` connections that send `opening`, then one `drip` a second each, for as long as allowed."""
     socks = []
     for _ in range(count):
         try:
             s = connect(port)
-            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            s.sendall(opening)
             socks.append(s)
         except OSError:
             pass
     while not stop.is_set():
         for s in socks:
             try:
-                s.sendall(b"X-a: b\r\n")
+                s.sendall(drip)
             except OSError:
                 pass
         stop.wait(1)
@@ -77,25 +78,13 @@ def slowloris(port, stop, count=300):
         s.close()
 
 
-def slow_bodies(port, stop, count=300):
-    socks = []
-    for _ in range(count):
-        try:
-            s = connect(port)
-            s.sendall(b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-                      b"Content-Length: 60000\r\n\r\n")
-            socks.append(s)
-        except OSError:
-            pass
-    while not stop.is_set():
-        for s in socks:
-            try:
-                s.sendall(b"a")
-            except OSError:
-                pass
-        stop.wait(1)
-    for s in socks:
-        s.close()
+def slowloris(port, stop):
+    trickle(port, stop, b"GET / HTTP/1.1\r\nHost: x\r\n", b"X-a: b\r\n")
+
+
+def slow_bodies(port, stop):
+    trickle(port, stop, b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            b"Content-Length: 60000\r\n\r\n", b"a")
 
 
 def idle(port, stop, count=2000):

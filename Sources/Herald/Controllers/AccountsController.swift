@@ -25,11 +25,14 @@ struct AccountsController: Sendable {
         return try page(kind, request: request, context: context, next: next)
     }
 
-    func logIn(_ request: Request, _ context: inout RequestContext) throws -> Response {
+    /// The fields both forms post: a name, a password, and where to go after (checked local).
+    private func credentials(_ request: Request) throws -> (username: String, password: String, next: String?) {
         let form = try request.form()
-        let username = form["username"] ?? ""
-        let password = form["password"] ?? ""
-        let next = LocalPath.validated(form["next"])
+        return (form["username"] ?? "", form["password"] ?? "", LocalPath.validated(form["next"]))
+    }
+
+    func logIn(_ request: Request, _ context: inout RequestContext) throws -> Response {
+        let (username, password, next) = try credentials(request)
         switch try accounts.login(username: username, password: password, address: context.clientAddress) {
         case .loggedIn(let user, let token):
             return try afterLogin.complete(request, &context, user: user, sessionToken: token, next: next)
@@ -43,10 +46,7 @@ struct AccountsController: Sendable {
     }
 
     func register(_ request: Request, _ context: inout RequestContext) throws -> Response {
-        let form = try request.form()
-        let username = form["username"] ?? ""
-        let password = form["password"] ?? ""
-        let next = LocalPath.validated(form["next"])
+        let (username, password, next) = try credentials(request)
         switch try accounts.register(username: username, password: password, address: context.clientAddress) {
         case .registered(let user, let token):
             return try afterLogin.complete(request, &context, user: user, sessionToken: token, next: next)
