@@ -50,7 +50,9 @@ public final class HTTPServer: @unchecked Sendable {
             MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_ITC.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue
         let me = Unmanaged.passUnretained(self).toOpaque()
+        // The logger goes first: libmicrohttpd prints anything before it to stderr itself.
         let options: [CVarArg] = [
+            MHD_OPTION.EXTERNAL_LOGGER.rawValue, unsafeBitCast(libraryMessage, to: OpaquePointer.self), OpaquePointer(me),
             MHD_OPTION.LISTEN_SOCKET.rawValue, listenSocket,
             MHD_OPTION.THREAD_POOL_SIZE.rawValue, UInt32(configuration.threads),
             MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(configuration.connectionLimit),
@@ -59,8 +61,6 @@ public final class HTTPServer: @unchecked Sendable {
             MHD_OPTION.URI_LOG_CALLBACK.rawValue, unsafeBitCast(requestStarted, to: OpaquePointer.self),
             OpaquePointer(me),
             MHD_OPTION.NOTIFY_COMPLETED.rawValue, unsafeBitCast(requestCompleted, to: OpaquePointer.self),
-            OpaquePointer(me),
-            MHD_OPTION.EXTERNAL_LOGGER.rawValue, unsafeBitCast(libraryMessage, to: OpaquePointer.self),
             OpaquePointer(me),
             MHD_OPTION.END.rawValue,
         ]
