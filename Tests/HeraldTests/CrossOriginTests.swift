@@ -9,6 +9,7 @@ import Testing
         [("Sec-Fetch-Site", "cross-site")], [("Sec-Fetch-Site", "same-site")],
         [("Origin", "https://evil.example")], [("Origin", "null")],
         [("Sec-Fetch-Site", "cross-site"), ("Origin", "http://127.0.0.1")],
+        [("Sec-Fetch-Site", "same-origin"), ("Origin", "https://evil.example")],
     ])
     func crossSiteLikeIsRefusedAndStoresNothing(headers: [(String, String)]) throws {
         let app = try TestApp()

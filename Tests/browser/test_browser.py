@@ -329,7 +329,7 @@ def step_like_then_register(s: Session) -> None:
     s.click_and_load(register)
     check(s.path() == "/register", f"the register link led to {s.driver.current_url}")
     pending = s.one('.pending[role="note"]').text
-    check(f"Register to like “{title}”" in pending, f"the register page says {pending!r}")
+    check(f"Log in to like “{title}”" in pending, f"the register page says {pending!r}")
 
     s.fill_account_form("/register", "Create account")
     s.assert_liked(slug, title)

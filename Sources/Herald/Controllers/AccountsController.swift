@@ -83,7 +83,7 @@ struct AccountsController: Sendable {
         let otherPath = kind == .login ? "/register" : "/login"
         let model: [String: MustacheValue] = [
             "username": .string(username),
-            "verb": .string(kind == .login ? "Log in" : "Register"),
+            "is_register": .bool(kind == .register),
             "next": next.map(MustacheValue.string) ?? .null,
             "errors": .list(errors.map(MustacheValue.string)),
             "has_errors": .bool(!errors.isEmpty),

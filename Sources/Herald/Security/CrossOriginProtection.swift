@@ -2,9 +2,10 @@ import HTTP
 
 /// Refuses cross-site state changes before any handler runs (SPEC, "Rules").
 ///
-/// For each POST, in order: `Sec-Fetch-Site` (sent by current browsers) must be
-/// `same-origin` or `none`; without it, `Origin` must be this site (`null` is refused);
-/// with neither header, the form's `csrf_token` must be valid for this visitor.
+/// For each POST: `Sec-Fetch-Site` (sent by current browsers), when present, must be
+/// `same-origin` or `none`; `Origin`, when present, must be this site (`null` is refused) —
+/// either header saying "elsewhere" refuses the request; with neither header, the form's
+/// `csrf_token` must be valid for this visitor.
 /// It also gives every request the token its forms carry, issuing the anonymous
 /// cookie the token is bound to when the visitor has none yet.
 struct CrossOriginProtection: Middleware {
@@ -41,14 +42,11 @@ struct CrossOriginProtection: Middleware {
     }
 
     private func check(_ request: Request, csrf: CSRFBinding) throws {
-        if let site = request.headers["Sec-Fetch-Site"] {
-            guard site == "same-origin" || site == "none" else { throw Self.refusal }
-            return
-        }
-        if let origin = request.headers["Origin"] {
-            guard isThisSite(origin: origin, host: request.headers["Host"]) else { throw Self.refusal }
-            return
-        }
+        let site = request.headers["Sec-Fetch-Site"]
+        let origin = request.headers["Origin"]
+        if let site, site != "same-origin" && site != "none" { throw Self.refusal }
+        if let origin, !isThisSite(origin: origin, host: request.headers["Host"]) { throw Self.refusal }
+        if site != nil || origin != nil { return }
         let token = (try? request.form())?[Self.formField]
         guard csrf.accepts(token) else {
             throw HTTPError(
