@@ -84,6 +84,20 @@ import Testing
         #expect(occurrences(of: "<p>", in: html) >= full.paragraphs.count)
     }
 
+    @Test func otherMethodsAre405WithAllow() throws {
+        let app = try TestApp()
+        let slug = try app.firstSlug()
+        let client = app.client()
+        for (method, path, allow) in [
+            ("DELETE", "/articles/\(slug)", "GET, HEAD"), ("PUT", "/", "GET, HEAD"), ("OPTIONS", "/login", "GET, POST, HEAD"),
+            ("GET", "/articles/\(slug)/like", "POST"), ("BREW", "/", "GET, HEAD"),
+        ] {
+            let response = try client.request(method, path)
+            #expect(response.status == 405, "\(method) \(path)")
+            #expect(response["Allow"] == allow, "\(method) \(path)")
+        }
+    }
+
     @Test func unknownArticleIsARealNotFoundPage() throws {
         let app = try TestApp()
         let response = try app.client().get("/articles/no-such-article")
