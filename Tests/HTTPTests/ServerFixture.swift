@@ -33,7 +33,7 @@ final class ServerFixture {
         // A slow route answered on its own pool (as password hashing is), one job at a time.
         let slowPool = WorkerPool(name: "test-slow", threads: 1, queueLimit: 1)
         router.add(.get, "/pooled", on: slowPool) { _, _ in
-            usleep(500_000)
+            usleep(1_500_000)
             return .text("pooled")
         }
         router.get("/crash") { _, _ in throw TestClientError("secret internal detail") }
