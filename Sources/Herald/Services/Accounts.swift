@@ -1,5 +1,9 @@
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Registration, login, sessions and their limits. Knows nothing of HTTP.
 public final class Accounts: Sendable {
     public enum LoginOutcome: Sendable {
@@ -141,7 +145,3 @@ public struct Clock: Sendable {
 
     public static let system = Clock { Int(time(nil)) }
 }
-
-#if canImport(Glibc)
-    import Glibc
-#endif
