@@ -23,9 +23,9 @@ public final class HeraldApp: Sendable {
             busyTimeoutMilliseconds: configuration.databaseBusyTimeoutMilliseconds)
         articles = ArticleStore(database: database)
         likes = LikeStore(database: database)
-        keys =
-            try configuration.secret.map { SecretKeys(current: $0, previous: configuration.previousSecrets) }
-            ?? SecretKeys.load(environment: [:], dataDirectory: configuration.dataDirectory)
+        keys = try SecretKeys.load(
+            secret: configuration.secret, previous: configuration.previousSecrets,
+            dataDirectory: configuration.dataDirectory)
         if configuration.accounts.passwordCost == .minimum {
             log.warning(
                 "HERALD_PASSWORD_COST=minimum: passwords are hashed with the weakest argon2id cost (tests only)")

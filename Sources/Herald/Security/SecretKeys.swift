@@ -37,9 +37,8 @@ public struct SecretKeys: Sendable {
     public static let keyFileName = "secret.key"
 
     /// From the environment, else from (or into) `dataDirectory/secret.key`.
-    public static func load(environment: [String: String], dataDirectory: String) throws -> SecretKeys {
-        let previous = (environment["HERALD_PREVIOUS_SECRETS"] ?? "").split(separator: ",").map(String.init)
-        if let secret = environment["HERALD_SECRET"], !secret.isEmpty {
+    public static func load(secret: String?, previous: [String], dataDirectory: String) throws -> SecretKeys {
+        if let secret, !secret.isEmpty {
             guard secret.utf8.count >= 16 else {
                 throw UsageError(description: "HERALD_SECRET must be at least 16 characters (32 random bytes are best)")
             }
