@@ -26,7 +26,8 @@ import Testing
         #expect(loginPage.contains("Log in to like “\(escapeHTML(title))”"))
         #expect(loginPage.contains("action=\"/intent/cancel\""))
         // Moving to the register page keeps it.
-        #expect(try reader.get("/register").text.contains("Log in to like “\(escapeHTML(title))” — or create an account"))
+        #expect(
+            try reader.get("/register").text.contains("Log in to like “\(escapeHTML(title))” — or create an account"))
 
         let registered = try reader.register("newreader")
         #expect(registered.status == 303)

@@ -89,7 +89,8 @@ import Testing
         let slug = try app.firstSlug()
         let client = app.client()
         for (method, path, allow) in [
-            ("DELETE", "/articles/\(slug)", "GET, HEAD"), ("PUT", "/", "GET, HEAD"), ("OPTIONS", "/login", "GET, POST, HEAD"),
+            ("DELETE", "/articles/\(slug)", "GET, HEAD"), ("PUT", "/", "GET, HEAD"),
+            ("OPTIONS", "/login", "GET, POST, HEAD"),
             ("GET", "/articles/\(slug)/like", "POST"), ("BREW", "/", "GET, HEAD"),
         ] {
             let response = try client.request(method, path)
@@ -123,6 +124,24 @@ import Testing
         #expect(!page.contains("<img src=x"))
         #expect(page.contains("&lt;img src=x onerror=alert(1)&gt;"))
         #expect(!page.contains("<b>bold</b>"))
+    }
+
+    @Test func reimportedTextShowsAtOnce() throws {
+        let app = try TestApp(demo: false)
+        func importBody(_ body: String) throws {
+            _ = try app.app.articles.importArticles([
+                IncomingArticle(
+                    sourceID: "same", title: "Changing story", summary: "s", body: body, author: "A",
+                    section: "world", publishedAt: 1_700_000_000)
+            ])
+        }
+        try importBody("First version of the story.")
+        let client = app.client()
+        #expect(try client.get("/articles/changing-story").text.contains("<p>First version of the story.</p>"))
+        try importBody("Second version & <more>.")
+        let page = try client.get("/articles/changing-story").text
+        #expect(page.contains("<p>Second version &amp; &lt;more&gt;.</p>"))
+        #expect(!page.contains("First version"))
     }
 
     @Test func atomFeedParsesBack() throws {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Herald
 
@@ -27,6 +27,8 @@ import TestSupport
         #expect(keys.current.id == SecretKeys(current: "shared-between-all-nodes").current.id)
         #expect(keys.key(id: SecretKeys(current: "the-one-before-this").current.id) != nil)
         #expect(!FileManager.default.fileExists(atPath: directory + "/" + SecretKeys.keyFileName))
-        #expect(throws: UsageError.self) { try SecretKeys.load(secret: "short", previous: [], dataDirectory: directory) }
+        #expect(throws: UsageError.self) {
+            try SecretKeys.load(secret: "short", previous: [], dataDirectory: directory)
+        }
     }
 }

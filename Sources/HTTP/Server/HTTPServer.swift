@@ -52,7 +52,8 @@ public final class HTTPServer: @unchecked Sendable {
         let me = Unmanaged.passUnretained(self).toOpaque()
         // The logger goes first: libmicrohttpd prints anything before it to stderr itself.
         let options: [CVarArg] = [
-            MHD_OPTION.EXTERNAL_LOGGER.rawValue, unsafeBitCast(libraryMessage, to: OpaquePointer.self), OpaquePointer(me),
+            MHD_OPTION.EXTERNAL_LOGGER.rawValue, unsafeBitCast(libraryMessage, to: OpaquePointer.self),
+            OpaquePointer(me),
             MHD_OPTION.LISTEN_SOCKET.rawValue, listenSocket,
             MHD_OPTION.THREAD_POOL_SIZE.rawValue, UInt32(configuration.threads),
             MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(configuration.connectionLimit),

@@ -8,6 +8,7 @@ struct ArticlePage: Sendable {
     let likes: LikeStore
     let comments: CommentStore
     let views: Views
+    let bodies = ArticleBodies()
 
     func render(
         _ article: Article, context: RequestContext, draft: String = "", commentError: String? = nil,
@@ -16,7 +17,7 @@ struct ArticlePage: Sendable {
         let liked = try context.user.map { try likes.likes(userID: $0.id, articleID: article.id) } ?? false
         let list = try comments.comments(articleID: article.id)
         let model: [String: MustacheValue] = [
-            "article": .object(ArticlePageView(article: article, liked: liked)),
+            "article": .object(ArticlePageView(article: article, liked: liked, bodyHTML: bodies.html(for: article))),
             "comments": .list(list.map { .object(CommentView(comment: $0, viewerID: context.user?.id)) }),
             "has_comments": .bool(!list.isEmpty),
             "comment_draft": .string(draft),

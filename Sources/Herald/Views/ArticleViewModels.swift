@@ -23,25 +23,25 @@ struct ArticleSummaryView: MustacheObject {
     }
 }
 
-/// The article page adds the body, as paragraphs, and the like form.
+/// The article page adds the body, as escaped HTML paragraphs, and the like form.
 struct ArticlePageView: MustacheObject {
     let article: Article
     /// The logged-in reader already likes it: the page offers *Unlike* instead of *Like*.
     let liked: Bool
     private let summary: ArticleSummaryView
-    /// Split once: a template may look the key up more than once.
-    private let paragraphs: MustacheValue
+    /// `<p>` elements whose text is already escaped (`ArticleBodies`); the template prints it raw.
+    private let bodyHTML: String
 
-    init(article: Article, liked: Bool) {
+    init(article: Article, liked: Bool, bodyHTML: String) {
         self.article = article
         self.liked = liked
         self.summary = ArticleSummaryView(article: article)
-        self.paragraphs = .list(article.paragraphs.map(MustacheValue.string))
+        self.bodyHTML = bodyHTML
     }
 
     func value(forKey key: String) -> MustacheValue? {
         switch key {
-        case "paragraphs": paragraphs
+        case "body_html": .string(bodyHTML)
         case "liked": .bool(liked)
         case "like_action": .string(ArticlePaths.like(article.slug))
         case "unlike_action": .string(ArticlePaths.unlike(article.slug))
