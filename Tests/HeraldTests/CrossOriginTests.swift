@@ -78,6 +78,32 @@ import Testing
         #expect(try second.post("/articles/\(slug)/like", form: [("csrf_token", secondToken)]).status == 303)
     }
 
+    @Test func readersSeeTheirOwnNameTokenAndLikeStateFromSharedPages() throws {
+        let app = try TestApp()
+        let slug = try app.firstSlug()
+        let alice = app.client()
+        _ = try alice.register("alice-reader")
+        let bob = app.client()
+        _ = try bob.register("bob-reader")
+        _ = try alice.submitLikeForm(slug)
+        _ = try alice.get("/articles/\(slug)")  // the flash is shown once
+        for _ in 0..<2 {  // the second time from the cache
+            let alicePage = try alice.get("/articles/\(slug)").text
+            let bobPage = try bob.get("/articles/\(slug)").text
+            #expect(alicePage.contains("<strong>alice-reader</strong>") && !alicePage.contains("bob-reader"))
+            #expect(bobPage.contains("<strong>bob-reader</strong>") && !bobPage.contains("alice-reader"))
+            #expect(alicePage.contains("action=\"/articles/\(slug)/unlike\""))
+            #expect(bobPage.contains("action=\"/articles/\(slug)/like\""))
+            #expect(!alicePage.contains("marker") && !bobPage.contains("marker"))
+            let front = try bob.get("/").text
+            #expect(front.contains("<strong>bob-reader</strong>"))
+        }
+        // Each page's token works for its reader only.
+        let bobToken = try #require(hiddenField("csrf_token", in: try bob.get("/articles/\(slug)").text))
+        #expect(try alice.post("/articles/\(slug)/unlike", form: [("csrf_token", bobToken)]).status == 403)
+        #expect(try bob.post("/articles/\(slug)/like", form: [("csrf_token", bobToken)]).status == 303)
+    }
+
     @Test func tokensSurviveKeyRotation() {
         let old = CSRFTokens(keys: SecretKeys(current: "old-secret-0123456789"))
         let rotated = CSRFTokens(

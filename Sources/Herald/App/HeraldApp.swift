@@ -60,7 +60,8 @@ public final class HeraldApp: Sendable {
         let comments = CommentStore(database: database)
         let articlePage = ArticlePage(likes: likes, comments: comments, views: views)
         ArticlesController(
-            articles: articles, page: articlePage, views: views, cache: AnonymousPageCache(database: database)
+            articles: articles, page: articlePage, views: views, cache: PageCache(database: database), likes: likes,
+            comments: comments
         ).addRoutes(to: &router)
         CommentsController(
             articles: articles, comments: comments, throttle: ThrottleStore(database: database), page: articlePage,

@@ -13,7 +13,9 @@ struct ArticlesController: Sendable {
     let articles: ArticleStore
     let page: ArticlePage
     let views: Views
-    let cache: AnonymousPageCache
+    let cache: PageCache
+    let likes: LikeStore
+    let comments: CommentStore
 
     func addRoutes(to router: inout Router<RequestContext>) {
         router.get("/") { request, context in try frontPage(request, context) }
@@ -27,8 +29,10 @@ struct ArticlesController: Sendable {
                 .notFound,
                 "The front page goes back \(Self.maximumPage) pages. Older articles are still at their own addresses.")
         }
-        guard AnonymousPageCache.applies(to: context), number <= 10 else { return try renderFrontPage(number, context) }
-        return try cache.response("front:\(number)", context: context) { try renderFrontPage(number, $0) }
+        guard PageCache.applies(to: context), number <= 10 else { return try renderFrontPage(number, context) }
+        // The front page holds nothing of the reader's but their name in the header.
+        let key = "front:\(number):" + (context.user == nil ? "anonymous" : "reader")
+        return try cache.response(key, context: context) { try renderFrontPage(number, $0) }
     }
 
     private func renderFrontPage(_ number: Int, _ context: RequestContext) throws -> Response {
@@ -51,11 +55,24 @@ struct ArticlesController: Sendable {
 
     func articlePage(_ request: Request, _ context: RequestContext) throws -> Response {
         guard let slug = request.parameters["slug"] else { throw ArticleStore.noSuchArticle }
-        func render(_ context: RequestContext) throws -> Response {
-            try page.render(try articles.article(for: request), context: context)
+        guard PageCache.applies(to: context) else {
+            return try page.render(try articles.article(for: request), context: context)
         }
-        guard AnonymousPageCache.applies(to: context) else { return try render(context) }
-        return try cache.response("article:" + slug, context: context, render: render)
+        guard let user = context.user else {
+            return try cache.response("article:\(slug):anonymous", context: context) { context in
+                try page.render(try articles.article(for: request), context: context)
+            }
+        }
+        // A reader's view differs from others' in the like form and in delete forms on their own
+        // comments: share it between readers in the same like state who have no comment there.
+        let article = try articles.article(for: request)
+        let liked = try likes.likes(userID: user.id, articleID: article.id)
+        guard try !comments.hasComment(byUserID: user.id, articleID: article.id) else {
+            return try page.render(article, context: context, liked: liked)
+        }
+        return try cache.response("article:\(slug):reader:\(liked)", context: context) { context in
+            try page.render(article, context: context, liked: liked)
+        }
     }
 
     /// `?page=N`: absent means 1; otherwise decimal digits only, N ≥ 1 (SPEC: anything else is 400).

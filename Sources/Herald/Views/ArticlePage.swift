@@ -11,10 +11,11 @@ struct ArticlePage: Sendable {
     let bodies = ArticleBodies()
 
     func render(
-        _ article: Article, context: RequestContext, draft: String = "", commentError: String? = nil,
-        status: HTTPStatus = .ok
+        _ article: Article, context: RequestContext, liked knownLiked: Bool? = nil, draft: String = "",
+        commentError: String? = nil, status: HTTPStatus = .ok
     ) throws -> Response {
-        let liked = try context.user.map { try likes.likes(userID: $0.id, articleID: article.id) } ?? false
+        let liked =
+            try knownLiked ?? context.user.map { try likes.likes(userID: $0.id, articleID: article.id) } ?? false
         let list = try comments.comments(articleID: article.id)
         let model: [String: MustacheValue] = [
             "article": .object(ArticlePageView(article: article, liked: liked, bodyHTML: bodies.html(for: article))),

@@ -1,29 +1,33 @@
 import HTTP
+import Mustache
 import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Pages as anonymous readers see them, rendered once and served as bytes until the database
-/// changes (any committed write here) or a second passes (writes by another process, such as
-/// `herald import`, or another server).
+/// Pages rendered once and served as bytes until the database changes (any committed write here)
+/// or a second passes (writes by another process, such as `herald import`, or another server).
 ///
-/// Anonymous pages differ between visitors only in their form tokens. A cached page is rendered
-/// with a marker in place of the token — random per process, so no article can contain it — and
-/// the visitor's own token is put in when it is served. Readers who are logged in, or have a
-/// message to see, always get a freshly rendered page.
-final class AnonymousPageCache: Sendable {
+/// Pages that differ between readers only in the form token and the reader's name are cached:
+/// a page is rendered with markers in their place — random per process, so no article can
+/// contain them — and each reader's own token and (escaped) name are put in as it is served.
+/// Callers decide what else a cache key must hold (a logged-in reader's like state) and when a
+/// page cannot be shared at all (a one-shot message; the reader's own comments on it).
+final class PageCache: Sendable {
     static let maximumEntries = 4096
     static let maximumAgeMicroseconds: Int64 = 1_000_000
     static let tokenMarker = "csrf-marker-" + Sodium.hex(Sodium.randomBytes(16))
+    static let nameMarker = "reader-marker-" + Sodium.hex(Sodium.randomBytes(16))
     private static let markerBytes = Array(tokenMarker.utf8)
+    private static let nameMarkerBytes = Array(nameMarker.utf8)
 
     private struct Entry {
         let writeCount: Int
         let renderedAt: Int64
         let response: Response
         let hasMarker: Bool
+        let hasNameMarker: Bool
     }
 
     private let database: Database
@@ -33,12 +37,13 @@ final class AnonymousPageCache: Sendable {
         self.database = database
     }
 
-    /// Whether this request may be answered from the cache.
+    /// Whether this request may be answered from the cache at all: not with a message to show.
     static func applies(to context: RequestContext) -> Bool {
-        context.user == nil && context.flash == nil
+        context.flash == nil
     }
 
-    /// The cached page for `key`, or `render`'s (given a context whose token is the marker).
+    /// The cached page for `key`, or `render`'s, given a context whose token is the marker and
+    /// whose reader (if any) is called by the name marker and owns nothing (id 0).
     func response(
         _ key: String, context: RequestContext, render: (RequestContext) throws -> Response
     ) throws -> Response {
@@ -51,10 +56,12 @@ final class AnonymousPageCache: Sendable {
         } else {
             var markerContext = context
             markerContext.csrf = CSRFBinding(fixedToken: Self.tokenMarker)
+            if context.user != nil { markerContext.user = User(id: 0, username: Self.nameMarker) }
             let response = try render(markerContext)
             entry = Entry(
                 writeCount: writeCount, renderedAt: now, response: response,
-                hasMarker: Self.offset(of: Self.markerBytes, in: response.body, from: 0) != nil)
+                hasMarker: Self.offset(of: Self.markerBytes, in: response.body, from: 0) != nil,
+                hasNameMarker: Self.offset(of: Self.nameMarkerBytes, in: response.body, from: 0) != nil)
             if response.status == .ok {
                 entries.withLock { entries in
                     if entries.count >= Self.maximumEntries { entries.removeAll(keepingCapacity: true) }
@@ -62,9 +69,14 @@ final class AnonymousPageCache: Sendable {
                 }
             }
         }
-        guard entry.hasMarker else { return entry.response }
         var response = entry.response
-        response.body = Self.replacing(Self.markerBytes, with: Array(context.csrfToken.utf8), in: response.body)
+        if entry.hasMarker {
+            response.body = Self.replacing(Self.markerBytes, with: Array(context.csrfToken.utf8), in: response.body)
+        }
+        if entry.hasNameMarker, let user = context.user {
+            response.body = Self.replacing(
+                Self.nameMarkerBytes, with: Array(escapeHTML(user.username).utf8), in: response.body)
+        }
         return response
     }
 
