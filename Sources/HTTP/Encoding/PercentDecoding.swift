@@ -39,11 +39,6 @@ public enum PercentDecoding {
         return decoded.withUnsafeBufferPointer { validUTF8String($0) }
     }
 
-    public static func decode(_ string: String, plusAsSpace: Bool = false) -> String? {
-        var string = string
-        return string.withUTF8 { decode($0, plusAsSpace: plusAsSpace) }
-    }
-
     static func validUTF8String(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         String(validating: bytes, as: UTF8.self)
     }

@@ -67,9 +67,7 @@ struct AccountsController: Sendable {
         if let token = context.sessionToken { try accounts.logout(sessionToken: token) }
         var response = Response.redirect(to: "/")
         response.setCookie(.expired(CookieNames.session, secure: context.isSecure))
-        if request.cookies[CookieNames.intent] != nil {
-            response.setCookie(.expired(CookieNames.intent, secure: context.isSecure))
-        }
+        response.expireCookie(CookieNames.intent, sentIn: request, secure: context.isSecure)
         if context.user != nil { context.nextFlash = "You have logged out." }
         return response
     }

@@ -8,9 +8,9 @@ struct IntentController: Sendable {
         router.post("/intent/cancel") { request, context in
             var response = Response.redirect(to: intents.cancelPath(request))
             if request.cookies[CookieNames.intent] != nil {
-                response.setCookie(.expired(CookieNames.intent, secure: context.isSecure))
                 context.nextFlash = "The action you started is cancelled."
             }
+            response.expireCookie(CookieNames.intent, sentIn: request, secure: context.isSecure)
             return response
         }
     }

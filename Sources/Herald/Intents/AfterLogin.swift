@@ -17,14 +17,10 @@ struct AfterLogin: Sendable {
         context.csrf?.rebind(toSession: sessionToken)
         var response = try intents.resume(request, &context) ?? .redirect(to: next ?? "/")
         response.setCookie(SetCookie(name: CookieNames.session, value: sessionToken, secure: context.isSecure))
-        // Performed or void, a pending action is finished with.
-        if request.cookies[CookieNames.intent] != nil {
-            response.setCookie(.expired(CookieNames.intent, secure: context.isSecure))
-        }
-        // The anonymous CSRF binding is finished with: forms are now bound to the session.
-        if request.cookies[CookieNames.anonymous] != nil {
-            response.setCookie(.expired(CookieNames.anonymous, secure: context.isSecure))
-        }
+        // Performed or void, a pending action is finished with; and the anonymous CSRF binding:
+        // forms are now bound to the session.
+        response.expireCookie(CookieNames.intent, sentIn: request, secure: context.isSecure)
+        response.expireCookie(CookieNames.anonymous, sentIn: request, secure: context.isSecure)
         return response
     }
 

@@ -1,7 +1,8 @@
 /// One request's CSRF binding: the session, the visitor's anonymous cookie, or — for a first
 /// visit — a new anonymous id made only when a form actually needs a token.
 final class CSRFBinding: @unchecked Sendable {
-    private let tokens: CSRFTokens
+    /// Nil for the page cache's marker binding, which makes no tokens and accepts none.
+    private let tokens: CSRFTokens?
     private var binding: String?
     /// Set when this request made a new anonymous id, which the response must then set as a cookie.
     private(set) var newAnonymousID: String?
@@ -14,14 +15,14 @@ final class CSRFBinding: @unchecked Sendable {
 
     /// A binding whose token is given (the page cache's marker); it accepts nothing.
     init(fixedToken: String) {
-        self.tokens = CSRFTokens(keys: SecretKeys(current: fixedToken))
+        self.tokens = nil
         self.binding = nil
         self.cachedToken = fixedToken
     }
 
     var token: String {
         if let cachedToken { return cachedToken }
-        let token = tokens.token(binding: resolvedBinding)
+        let token = tokens?.token(binding: resolvedBinding) ?? ""
         cachedToken = token
         return token
     }
@@ -43,7 +44,7 @@ final class CSRFBinding: @unchecked Sendable {
 
     /// Whether `presented` is valid for this visitor (false for a first visit: there is nothing to match).
     func accepts(_ presented: String?) -> Bool {
-        guard let binding else { return false }
+        guard let binding, let tokens else { return false }
         return tokens.isValid(presented, binding: binding)
     }
 }

@@ -27,4 +27,9 @@ extension Response {
     func setsCookie(_ name: String) -> Bool {
         headers.values(for: "Set-Cookie").contains { $0.hasPrefix(name + "=") }
     }
+
+    /// Tells the browser to drop cookie `name`, when the request shows it has one.
+    mutating func expireCookie(_ name: String, sentIn request: Request, secure: Bool) {
+        if request.cookies[name] != nil { setCookie(.expired(name, secure: secure)) }
+    }
 }

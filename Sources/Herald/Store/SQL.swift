@@ -83,11 +83,6 @@ struct SQLRow {
         return ""
     }
 
-    func optionalString(_ index: Int) -> String? {
-        if case .text(let value) = self[index] { return value }
-        return nil
-    }
-
     func bytes(_ index: Int) -> [UInt8] {
         if case .blob(let value) = self[index] { return value }
         return []

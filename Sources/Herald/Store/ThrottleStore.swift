@@ -32,10 +32,4 @@ public final class ThrottleStore: Sendable {
             }
         }
     }
-
-    public func clear(_ scope: String) throws {
-        try database.write { connection in
-            try connection.query("DELETE FROM throttle_events WHERE scope = ?", [.text(scope)])
-        }
-    }
 }
