@@ -84,13 +84,24 @@ import Testing
         let slug = try app.firstSlug()
         let client = app.client()
         _ = try client.register("leaver")
-        _ = try client.logout()
-        _ = try client.submitLikeForm(slug)
-        #expect(client.cookies["herald_intent"] != nil)
-        _ = try client.login("leaver")  // performs it
-        _ = try client.submitLikeForm(slug)  // unlike
-        _ = try client.logout()
+        // A logged-in reader whose browser still holds an intent cookie (say, from another tab).
+        let anonymous = app.client()
+        _ = try anonymous.submitLikeForm(slug)
+        client.setCookie("herald_intent", try #require(anonymous.cookies["herald_intent"]))
+        let logout = try client.logout()
+        #expect(logout.headers.values(for: "Set-Cookie").contains { $0.hasPrefix("herald_intent=; Max-Age=0") })
         #expect(client.cookies["herald_intent"] == nil)
+    }
+
+    @Test func aForgedFlashIsNeverShown() throws {
+        let app = try TestApp(demo: false)
+        let client = app.client()
+        // Right format, wrong signature: base64url("Your account is suspended").tag
+        client.setCookie("herald_flash", "WW91ciBhY2NvdW50IGlzIHN1c3BlbmRlZA.AAAAAAAAAAAAAAAAAAAAAA")
+        let page = try client.get("/login")
+        #expect(!page.text.contains("suspended"))
+        #expect(!page.text.contains("role=\"status\""))
+        #expect(client.cookies["herald_flash"] == nil, "an unreadable flash is cleared")
     }
 
     @Test func aResumedActionThatIsRefusedStillLogsTheReaderIn() throws {

@@ -47,7 +47,6 @@ from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
-from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -199,14 +198,36 @@ class Session:
         self.driver.get(self.base_url + path)
         self.assert_no_script()
 
-    def click_and_load(self, element: WebElement, post: bool = False) -> None:
+    def click_and_load(self, target: WebElement | str, post: bool = False) -> None:
         """Click, wait for the next page. With `post`, the click submits a form: check that
-        exactly one POST went out, carrying `Sec-Fetch-Site: same-origin` as a real browser's."""
+        exactly one POST went out, carrying `Sec-Fetch-Site: same-origin` as a real browser's.
+
+        `target` may be a CSS selector, found right before the click: Chromium can renumber a
+        page's nodes (after a full-page screenshot, say), and an element found earlier then
+        "does not belong to the document". Nothing is clicked until the element is found."""
         if post:
             self.posts_sent()  # forget earlier requests
-        page = self.driver.find_element(By.TAG_NAME, "html")
+        for attempt in range(3):
+            try:
+                page = self.driver.find_element(By.TAG_NAME, "html")
+                element = self.one(target) if isinstance(target, str) else target
+                break
+            except WebDriverException:
+                if attempt == 2 or not isinstance(target, str):
+                    raise
+                time.sleep(0.2)
         element.click()
-        self.wait().until(EC.staleness_of(page))
+
+        def left(_driver: webdriver.Chrome) -> bool:
+            # The old page is gone once its root is stale. Chromium sometimes says so with
+            # "Node … does not belong to the document" instead of StaleElementReference.
+            try:
+                page.is_enabled()
+                return False
+            except WebDriverException:
+                return True
+
+        self.wait().until(left)
         self.wait().until(lambda d: d.find_elements(By.CSS_SELECTOR, "footer.site-footer"))
         self.assert_no_script()
         if post:
@@ -277,8 +298,7 @@ class Session:
 
     def click_like_anonymously(self, title: str) -> None:
         check(not self.is_signed_in(), "expected an anonymous reader")
-        like = self.one('form.like-form[action$="/like"] button[type="submit"]')
-        self.click_and_load(like, post=True)
+        self.click_and_load('form.like-form[action$="/like"] button[type="submit"]', post=True)
         check(self.path() == "/login", f"Like while logged out led to {self.driver.current_url}, not /login")
         pending = self.one('.pending[role="note"]').text
         expected = f"Log in to like “{title}”"
@@ -340,7 +360,7 @@ def step_like_then_register(s: Session) -> None:
 
 def step_log_out(s: Session) -> None:
     check(s.is_signed_in(), "expected to be signed in after step 1")
-    s.click_and_load(s.one('header .account form[action="/logout"] button[type="submit"]'), post=True)
+    s.click_and_load('header .account form[action="/logout"] button[type="submit"]', post=True)
     check(s.path() == "/", f"logging out led to {s.driver.current_url}, not the front page")
     check(not s.is_signed_in(), "the header still offers Log out")
     log_in = s.driver.find_elements(By.CSS_SELECTOR, 'header .account a[href="/login"]')
