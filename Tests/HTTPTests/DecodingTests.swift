@@ -100,6 +100,18 @@ import Testing
         #expect(!Compression<Void>.acceptsGzip(nil))
     }
 
+    @Test func compressibleMediaTypes() {
+        #expect(Compression<Void>.isCompressible("text/html; charset=utf-8"))
+        #expect(Compression<Void>.isCompressible("text/css"))
+        #expect(Compression<Void>.isCompressible("application/atom+xml; charset=utf-8"))
+        #expect(Compression<Void>.isCompressible("image/svg+xml"))
+        #expect(!Compression<Void>.isCompressible("image/png"))
+        #expect(!Compression<Void>.isCompressible("application/json-seq"))
+        #expect(!Compression<Void>.isCompressible("application/jso"))
+        #expect(!Compression<Void>.isCompressible("texts/html"))
+        #expect(!Compression<Void>.isCompressible(""))
+    }
+
     @Test func gzipRoundTrip() throws {
         let text = Array(String(repeating: "Herald news ✓ ", count: 500).utf8)
         let gzip = Gzip()

@@ -22,13 +22,15 @@ public struct Compression<Context>: Middleware {
     }
 
     /// Text-like types worth compressing; images and archives already are compressed.
+    /// Asked for every response, so it compares bytes and allocates nothing.
     public static func isCompressible(_ contentType: String) -> Bool {
-        let type = contentType.split(separator: ";", maxSplits: 1).first.map { String($0) } ?? ""
-        return type.hasPrefix("text/")
-            || [
-                "application/json", "application/javascript", "application/atom+xml", "application/xml",
-                "image/svg+xml", "application/feed+json",
-            ].contains(type)
+        var contentType = contentType
+        return contentType.withUTF8 { bytes in
+            let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            let type = UnsafeBufferPointer(rebasing: bytes[..<end])
+            if type.starts(with: "text/".utf8) { return true }
+            return compressibleMediaTypes.contains { $0.utf8.elementsEqual(type) }
+        }
     }
 
     /// Whether an `Accept-Encoding` value allows gzip (`gzip;q=0` refuses it).
@@ -46,3 +48,9 @@ public struct Compression<Context>: Middleware {
         return false
     }
 }
+
+/// Besides `text/*`, the media types `Compression` compresses.
+private let compressibleMediaTypes = [
+    "application/json", "application/javascript", "application/atom+xml", "application/xml",
+    "image/svg+xml", "application/feed+json",
+]

@@ -25,9 +25,18 @@ final class PageCache: Sendable {
     private struct Entry {
         let writeCount: Int
         let renderedAt: Int64
+        /// The page with markers where the reader's token and name go.
         let response: Response
-        let hasMarker: Bool
-        let hasNameMarker: Bool
+        /// Where the markers are in the body, in order: found once when the page is rendered,
+        /// so serving it is one pass of copying.
+        let slots: [Slot]
+    }
+
+    private struct Slot {
+        enum Value { case token, name }
+        let offset: Int
+        let value: Value
+        var length: Int { value == .token ? markerBytes.count : nameMarkerBytes.count }
     }
 
     private let database: Database
@@ -59,9 +68,7 @@ final class PageCache: Sendable {
             if context.user != nil { markerContext.user = User(id: 0, username: Self.nameMarker) }
             let response = try render(markerContext)
             entry = Entry(
-                writeCount: writeCount, renderedAt: now, response: response,
-                hasMarker: Self.offset(of: Self.markerBytes, in: response.body, from: 0) != nil,
-                hasNameMarker: Self.offset(of: Self.nameMarkerBytes, in: response.body, from: 0) != nil)
+                writeCount: writeCount, renderedAt: now, response: response, slots: Self.slots(in: response.body))
             if response.status == .ok {
                 entries.withLock { entries in
                     if entries.count >= Self.maximumEntries { entries.removeAll(keepingCapacity: true) }
@@ -70,27 +77,40 @@ final class PageCache: Sendable {
             }
         }
         var response = entry.response
-        if entry.hasMarker {
-            response.body = Self.replacing(Self.markerBytes, with: Array(context.csrfToken.utf8), in: response.body)
-        }
-        if entry.hasNameMarker, let user = context.user {
-            response.body = Self.replacing(
-                Self.nameMarkerBytes, with: Array(escapeHTML(user.username).utf8), in: response.body)
+        if !entry.slots.isEmpty {
+            // The token only when the page has a form for it: asking for one mints it (and a cookie).
+            let token = entry.slots.contains { $0.value == .token } ? Array(context.csrfToken.utf8) : []
+            let name = context.user.map { Array(escapeHTML($0.username).utf8) } ?? Self.nameMarkerBytes
+            response.body = Self.filling(entry.slots, of: response.body, token: token, name: name)
         }
         return response
     }
 
-    private static func replacing(_ marker: [UInt8], with token: [UInt8], in body: [UInt8]) -> [UInt8] {
+    /// The body with each slot's marker replaced by the reader's value.
+    private static func filling(_ slots: [Slot], of body: [UInt8], token: [UInt8], name: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(body.count + 256)
+        out.reserveCapacity(body.count + slots.count * max(token.count, name.count))
         var start = 0
-        while let found = offset(of: marker, in: body, from: start) {
-            out.append(contentsOf: body[start..<found])
-            out.append(contentsOf: token)
-            start = found + marker.count
+        for slot in slots {
+            out.append(contentsOf: body[start..<slot.offset])
+            out.append(contentsOf: slot.value == .token ? token : name)
+            start = slot.offset + slot.length
         }
         out.append(contentsOf: body[start...])
         return out
+    }
+
+    /// Every marker in `body`, in order.
+    private static func slots(in body: [UInt8]) -> [Slot] {
+        var slots: [Slot] = []
+        for (marker, value) in [(markerBytes, Slot.Value.token), (nameMarkerBytes, .name)] {
+            var start = 0
+            while let found = offset(of: marker, in: body, from: start) {
+                slots.append(Slot(offset: found, value: value))
+                start = found + marker.count
+            }
+        }
+        return slots.sorted { $0.offset < $1.offset }
     }
 
     /// A byte search with `memchr` + `memcmp`: the generic `firstRange(of:)` on byte arrays is
