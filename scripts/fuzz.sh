@@ -17,11 +17,21 @@ FUZZER_LIB=$(find "$CLANG_RT" -name 'libclang_rt.fuzzer_no_main-x86_64.a' | head
 
 # SwiftPM renames each executable's main, so the harnesses link libFuzzer without its main and
 # call LLVMFuzzerRunDriver themselves; the coverage flags are the ones -fsanitize=fuzzer implies.
-(cd Fuzz && swift build -c debug \
-  -Xswiftc -sanitize=address \
-  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
-  -Xswiftc -parse-as-library -Xswiftc -enable-testing \
-  -Xlinker "$FUZZER_LIB" -Xlinker -lstdc++ 2>&1 | grep -E 'error|warning: unre|Compiling Fuzz|Build' || true)
+mkdir -p .build
+build_harnesses() {
+  (cd Fuzz && swift build -c debug \
+    -Xswiftc -sanitize=address \
+    -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
+    -Xswiftc -parse-as-library -Xswiftc -enable-testing \
+    -Xlinker "$FUZZER_LIB" -Xlinker -lstdc++) >.build/fuzz-build.log 2>&1
+}
+# Never fuzz yesterday's binaries: a failed build stops here. A build plan left stale by moved
+# source files ("missing inputs") is retried once from scratch.
+if ! build_harnesses; then
+  echo "fuzz harnesses did not build; retrying from a clean Fuzz/.build"
+  rm -rf Fuzz/.build
+  build_harnesses || { tail -30 .build/fuzz-build.log; echo "fuzzing: the harnesses do not build" >&2; exit 1; }
+fi
 
 mkdir -p .build/fuzz-artifacts
 failed=0
