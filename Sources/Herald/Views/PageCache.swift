@@ -78,9 +78,11 @@ final class PageCache: Sendable {
         }
         var response = entry.response
         if !entry.slots.isEmpty {
-            // The token only when the page has a form for it: asking for one mints it (and a cookie).
+            // Each value only when the page has a slot for it: asking for a token mints one (and a cookie).
             let token = entry.slots.contains { $0.value == .token } ? Array(context.csrfToken.utf8) : []
-            let name = context.user.map { Array(escapeHTML($0.username).utf8) } ?? Self.nameMarkerBytes
+            let name =
+                entry.slots.contains { $0.value == .name }
+                ? (context.user.map { Array(escapeHTML($0.username).utf8) } ?? Self.nameMarkerBytes) : []
             response.body = Self.filling(entry.slots, of: response.body, token: token, name: name)
         }
         return response
