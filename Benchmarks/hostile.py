@@ -111,6 +111,28 @@ def repeat(port, stop, payload):
             pass
 
 
+def cpu_heavy_posts(port, stop, threads=6):
+    """Anonymous POSTs to resumable routes with 64 KB of control bytes, quotes and backslashes: each
+    would be a ~6x larger JSON intent for Brotli to compress before the 4 KB check (issue #14)."""
+    alphabet = bytes(b for b in range(1, 32) if b != 0x26) + b'"\\'
+    junk = bytes(alphabet[i * 7 % len(alphabet)] for i in range(64 * 1024 - 600))
+    article = ARTICLE[0]
+
+    def post(path, body):
+        return (f"POST {path} HTTP/1.1\r\nHost: x\r\nSec-Fetch-Site: same-origin\r\nConnection: close\r\n"
+                f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+
+    payloads = [post(article + "/like", b"junk=" + junk), post(article + "/comments", b"body=" + junk)]
+    workers = [threading.Thread(target=repeat, args=(port, stop, payloads[i % 2]), daemon=True) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+
+
+# The article the attacks that need one aim at, set once Herald is up.
+ARTICLE = [""]
+
 ATTACKS = {
     "slowloris (300 conns trickling headers)": slowloris,
     "slow bodies (300 conns, 1 byte/s)": slow_bodies,
@@ -122,6 +144,7 @@ ATTACKS = {
     "pipelined garbage": lambda p, s: repeat(p, s, b"\x00\xff GARBAGE \r\n\r\n" * 50 + b"GET / HTTP/1.1\r\n\r\n" * 20),
     "conflicting Content-Length/Transfer-Encoding": lambda p, s: repeat(
         p, s, b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"),
+    "CPU-heavy POSTs (6 clients, 64 KB of escapes to resumable routes)": cpu_heavy_posts,
 }
 
 
@@ -143,6 +166,7 @@ def main():
         while chunk := page.recv(65536):
             html += chunk
         article = re.search(rb'href="(/articles/[^"]+)"', html).group(1).decode()
+        ARTICLE[0] = article
         baseline = rss_mb(proc.pid)
         print(f"Herald on port {port}, article {article}, RSS {baseline:.0f} MB at start")
         print(f"| attack | normal GETs | slowest ms | RSS MB (peak) | verdict |\n|---|---|---|---|---|")

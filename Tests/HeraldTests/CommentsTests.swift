@@ -102,22 +102,23 @@ import Testing
         #expect(occurrences(of: "Survives a wrong password.", in: page) == 1)
     }
 
-    @Test func aResumedCommentThatFailsValidationIsShownWithItsTextAndAWorkingForm() throws {
+    @Test func aTooLongAnonymousCommentIsAnsweredBeforeLoginWithItsTextAndAWorkingForm() throws {
         let app = try TestApp()
         let slug = try app.firstSlug()
-        _ = try app.client().register("wordy")
         let reader = app.client()
-        let long = String(repeating: "word ", count: 420)  // 2,099 code points: too long, but it fits the cookie
-        #expect(try postComment(reader, slug, long)["Location"] == "/login")
-        let landed = try reader.login("wordy")
-        #expect(landed.status == 422)
-        #expect(landed.text.contains("the limit is 2000"))
-        #expect(landed.text.contains(long.trimmingCharacters(in: .whitespaces)))
-        // The page's forms are bound to the new session: submitting one as rendered works.
-        let token = try #require(hiddenField("csrf_token", in: landed.text))
+        let long = String(repeating: "word ", count: 420)  // 2,099 code points: too long, though it would fit
+        let refused = try postComment(reader, slug, long)
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("the limit is 2000"))
+        #expect(refused.text.contains(long.trimmingCharacters(in: .whitespaces)))
+        #expect(reader.cookies["herald_intent"] == nil, "nothing is kept that could never be posted")
+        // The form as rendered still works: shortened, it is captured and posted after login.
+        let token = try #require(hiddenField("csrf_token", in: refused.text))
         let fixed = try reader.post(
             "/articles/\(slug)/comments", form: [("csrf_token", token), ("body", "Shorter now.")])
-        #expect(fixed.status == 303)
+        #expect(fixed["Location"] == "/login")
+        _ = try reader.register("wordy")
+        #expect(try reader.get("/articles/\(slug)").text.contains("<p>Shorter now.</p>"))
     }
 
     @Test func replayedCommentIntentPostsNothing() throws {

@@ -14,7 +14,10 @@ struct CommentsController: Sendable {
     func addRoutes(to router: inout Router<RequestContext>) {
         router.post(
             "/articles/:slug/comments",
-            intents.resumable("comment", describe: describe, returnPath: returnPath, tooLarge: tooLargeToKeep) {
+            intents.resumable(
+                "comment", keeping: ["body"], describe: describe, returnPath: returnPath, check: checkCapture,
+                tooLarge: tooLargeToKeep
+            ) {
                 request, context in try post(request, &context)
             })
         router.post("/comments/:id/delete") { request, context in try delete(request, &context) }
@@ -68,6 +71,20 @@ struct CommentsController: Sendable {
 
     private func returnPath(_ request: Request) -> String {
         ArticlePaths.article(request.parameters["slug"] ?? "")
+    }
+
+    /// Before an anonymous comment is kept: the same rules as posting, so an empty or too long one
+    /// is answered now (422, the text kept in the form) rather than after the reader logged in.
+    private func checkCapture(
+        _ kept: [(String, String)], _ request: Request, _ context: RequestContext
+    ) throws -> ResumableAction.Capture {
+        let draft = kept.first { $0.0 == "body" }?.1 ?? ""
+        let text = CommentText.normalized(draft)
+        guard let problem = CommentText.problem(text) else { return .keep([("body", text)]) }
+        return .refuse(
+            try page.render(
+                try articles.article(for: request), context: context, draft: draft, commentError: problem,
+                status: .unprocessableContent))
     }
 
     /// Text too large for the intent cookie is never dropped: the article again, with it in the form.

@@ -4,12 +4,15 @@ internal import CBrotli
 /// Chinese prose it is ~7 % smaller than deflate at its best, which is the difference between
 /// fitting the 4 KB cookie and not.
 enum Brotli {
-    static func compress(_ input: [UInt8]) -> [UInt8]? {
+    /// A 64 KiB window: the payloads are a few KB, and a smaller window needs less memory.
+    static let windowBits: Int32 = 16
+
+    static func compress(_ input: [UInt8], quality: Int32) -> [UInt8]? {
         var outputSize = BrotliEncoderMaxCompressedSize(input.count)
         guard outputSize > 0 else { return nil }
         var output = [UInt8](repeating: 0, count: outputSize)
         let ok = BrotliEncoderCompress(
-            BROTLI_MAX_QUALITY, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_TEXT, input.count, input, &outputSize, &output)
+            quality, windowBits, BROTLI_MODE_TEXT, input.count, input, &outputSize, &output)
         guard ok == BROTLI_TRUE else { return nil }
         return Array(output.prefix(outputSize))
     }

@@ -24,13 +24,17 @@ final class PendingActions: Sendable {
     /// Declares a route resumable: use it where the route is added,
     /// `router.post("/articles/:slug/like", intents.resumable("like", describe: …, returnPath: …, like))`.
     func resumable(
-        _ name: String, describe: @escaping @Sendable (Request) throws -> String,
+        _ name: String, keeping keptFields: [String] = [], describe: @escaping @Sendable (Request) throws -> String,
         returnPath: @escaping @Sendable (Request) -> String,
+        check: @escaping @Sendable ([(String, String)], Request, RequestContext) throws -> ResumableAction.Capture = {
+            kept, _, _ in .keep(kept)
+        },
         tooLarge: (@Sendable (Request, RequestContext) throws -> Response)? = nil,
         _ handler: @escaping Handler<RequestContext>
     ) -> Handler<RequestContext> {
         let action = ResumableAction(
-            name: name, handler: handler, describe: describe, returnPath: returnPath, tooLarge: tooLarge)
+            name: name, keptFields: keptFields, handler: handler, describe: describe, returnPath: returnPath,
+            check: check, tooLarge: tooLarge)
         actions.withLock { $0[name] = action }
         return { [self] request, context in
             if context.user != nil { return try handler(request, &context) }
@@ -39,18 +43,26 @@ final class PendingActions: Sendable {
     }
 
     /// Anonymous POST → the intent cookie (replacing any earlier one) and 303 to /login.
+    ///
+    /// Its cost is bounded before anything is compressed, since no account is needed to send one:
+    /// only the declared fields are kept, the action checks them with its own rules, and text
+    /// larger than any valid input is refused unread by the compressor.
     private func capture(_ action: ResumableAction, _ request: Request, _ context: RequestContext) throws -> Response {
         _ = try action.describe(request)  // 404 for an unknown target: nothing is stored
+        let form = try request.form()
+        let sent = action.keptFields.compactMap { name in form[name].map { (name, $0) } }
+        let kept: [(String, String)]
+        switch try action.check(sent, request, context) {
+        case .keep(let fields): kept = fields
+        case .refuse(let response): return response
+        }
+        let keptBytes = kept.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count }
         let now = clock.now()
-        let fields = try request.form().pairs
-            .filter { $0.name != CrossOriginProtection.formField }
-            .map { [$0.name, $0.value] }
         let intent = Intent(
-            action: action.name, parameters: request.parameters, fields: fields,
+            action: action.name, parameters: request.parameters, fields: kept.map { [$0.0, $0.1] },
             returnPath: action.returnPath(request), issuedAt: now, expiresAt: now + Self.lifetime,
             id: Sodium.base64URL(Sodium.randomBytes(16)))
-        let cookie = try codec.encode(intent)
-        guard cookie.utf8.count <= IntentCodec.maximumCookieBytes else {
+        guard keptBytes <= IntentCodec.maximumFieldBytes, let cookie = try codec.encode(intent) else {
             if let tooLarge = action.tooLarge { return try tooLarge(request, context) }
             throw HTTPError(
                 .unprocessableContent,

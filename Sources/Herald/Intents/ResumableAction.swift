@@ -3,7 +3,19 @@ import HTTP
 /// A POST route declared resumable: when an anonymous reader sends it, it is captured
 /// and performed after they log in, by this same handler.
 struct ResumableAction: Sendable {
+    /// What a capture does with the kept fields once the action has checked them.
+    enum Capture {
+        /// Keep these (checked, normalised) fields in the intent.
+        case keep([(String, String)])
+        /// The input could never be performed: answer this instead (the form again, 422) and
+        /// store nothing.
+        case refuse(Response)
+    }
+
     let name: String
+    /// The form fields the action needs; every other field of the captured POST is dropped, so
+    /// what rides in the cookie is bounded by what the action accepts, not by what was sent.
+    let keptFields: [String]
     /// The route's own handler: the one logged-in readers reach directly.
     let handler: Handler<RequestContext>
     /// Says what the reader was doing ("like “Title”"), looking the target up: throws 404 when
@@ -11,6 +23,9 @@ struct ResumableAction: Sendable {
     let describe: @Sendable (Request) throws -> String
     /// Where the reader lands after it is performed, or after cancelling it.
     let returnPath: @Sendable (Request) -> String
+    /// Checks and normalises the kept fields with the handler's own rules before anything is
+    /// encoded, so that nothing is compressed that could never be performed.
+    let check: @Sendable (_ kept: [(String, String)], Request, RequestContext) throws -> Capture
     /// The answer when the capture cannot fit in the cookie (e.g. a long comment that barely
     /// compresses): the form again, with the text kept. Defaults to a plain 422 page.
     let tooLarge: (@Sendable (Request, RequestContext) throws -> Response)?
