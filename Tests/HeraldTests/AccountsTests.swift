@@ -89,11 +89,27 @@ import Testing
         _ = try client.login("carol")
         let second = try #require(client.cookies["herald_session"])
         #expect(first != second)
-        // A session cookie planted before login is never adopted.
-        let fixated = app.client()
-        fixated.setCookie("herald_session", first)
-        _ = try fixated.login("carol")
-        #expect(fixated.cookies["herald_session"] != first)
+    }
+
+    @Test func aPlantedLiveSessionIsNeverAdoptedAtLogin() throws {
+        let app = try TestApp(demo: false)
+        _ = try app.client().register("carol")
+        // The attacker's own, live session, planted in the victim's browser.
+        let attacker = app.client()
+        _ = try attacker.register("mallory")
+        let planted = try #require(attacker.cookies["herald_session"])
+        let victim = app.client()
+        victim.defaultHeaders = [("Sec-Fetch-Site", "same-origin")]
+        victim.setCookie("herald_session", planted)
+        let login = try victim.post("/login", form: [("username", "carol"), ("password", "a-long-pass-phrase")])
+        #expect(login.status == 303)
+        let issued = try #require(victim.cookies["herald_session"])
+        #expect(issued != planted)
+        #expect(try victim.get("/").text.contains("carol"))
+        // The planted token does not open carol's account.
+        let withPlanted = app.client()
+        withPlanted.setCookie("herald_session", planted)
+        #expect(!(try withPlanted.get("/").text.contains("carol")))
     }
 
     @Test func loggedOutCookieIsDead() throws {
@@ -207,7 +223,8 @@ import Testing
         var settings = AccountSettings()
         settings.passwordCost = .interactive
         let accounts = try Accounts(
-            store: store, throttle: ThrottleStore(database: database), rules: AccountRules(commonPasswords: []),
+            store: store, limiter: RateLimiter(store: RateLimitStore(database: database), clock: .system),
+            rules: AccountRules(commonPasswords: []),
             settings: settings, clock: .system)
         guard case .loggedIn = try accounts.login(username: "old", password: "a-long-pass-phrase", address: "x") else {
             Issue.record("login failed")

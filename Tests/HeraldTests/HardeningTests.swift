@@ -87,7 +87,8 @@ import Testing
         // A logged-in reader whose browser still holds an intent cookie (say, from another tab).
         let anonymous = app.client()
         _ = try anonymous.submitLikeForm(slug)
-        client.setCookie("herald_intent", try #require(anonymous.cookies["herald_intent"]))
+        let intent: String = try #require(anonymous.cookies["herald_intent"])
+        client.setCookie("herald_intent", intent)
         let logout = try client.logout()
         #expect(logout.headers.values(for: "Set-Cookie").contains { $0.hasPrefix("herald_intent=; Max-Age=0") })
         #expect(client.cookies["herald_intent"] == nil)

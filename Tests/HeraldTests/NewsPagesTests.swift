@@ -23,6 +23,8 @@ import Testing
         #expect(occurrences(of: "class=\"story\"", in: html) == ArticlesController.pageSize)
         #expect(occurrences(of: "data-like-count=\"0\">0</span>", in: html) == ArticlesController.pageSize)
         let dates = matches(of: #"<time datetime="([^"]+)""#, in: html)
+        #expect(dates.count == ArticlesController.pageSize)
+        #expect(Set(dates).count > 1, "the demo articles have different dates")
         #expect(dates == dates.sorted(by: >), "newest first")
         #expect(html.contains("href=\"/?page=2\""))
         #expect(!html.contains("Newer"))

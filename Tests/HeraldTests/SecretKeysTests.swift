@@ -31,4 +31,22 @@ import Testing
             try SecretKeys.load(secret: "short", previous: [], dataDirectory: directory)
         }
     }
+
+    @Test func previousSecretsAreTrimmedAndHeldToTheSameLengthRule() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let keys = try SecretKeys.load(
+            secret: "shared-between-all-nodes", previous: [" the-one-before-this ", "", "  "],
+            dataDirectory: directory)
+        #expect(keys.previous.count == 1)
+        #expect(keys.key(id: SecretKeys(current: "the-one-before-this").current.id) != nil, "trimmed")
+        for previous in [["short"], ["the-one-before-this", " tiny  "]] {
+            #expect(throws: UsageError.self) {
+                try SecretKeys.load(secret: "shared-between-all-nodes", previous: previous, dataDirectory: directory)
+            }
+            #expect(throws: UsageError.self) {
+                try SecretKeys.load(secret: nil, previous: previous, dataDirectory: directory)
+            }
+        }
+    }
 }

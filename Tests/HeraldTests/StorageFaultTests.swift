@@ -54,7 +54,7 @@ struct StorageFaultTests {
             let handle = try #require(
                 FileHandle(forWritingAtPath: filler)
                     ?? {
-                        FileManager.default.createFile(atPath: filler, contents: nil)
+                        guard FileManager.default.createFile(atPath: filler, contents: nil) else { return nil }
                         return FileHandle(forWritingAtPath: filler)
                     }())
             let chunk = Data(count: 64 * 1024)

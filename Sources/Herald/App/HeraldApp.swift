@@ -30,8 +30,9 @@ public final class HeraldApp: Sendable {
             log.warning(
                 "HERALD_PASSWORD_COST=minimum: passwords are hashed with the weakest argon2id cost (tests only)")
         }
+        let limiter = RateLimiter(store: RateLimitStore(database: database), clock: configuration.clock)
         accounts = try Accounts(
-            store: AccountStore(database: database), throttle: ThrottleStore(database: database),
+            store: AccountStore(database: database), limiter: limiter,
             rules: try AccountRules.load(contentDirectory: configuration.contentDirectory),
             settings: configuration.accounts, clock: configuration.clock)
         let hashingPool = WorkerPool(
@@ -64,7 +65,7 @@ public final class HeraldApp: Sendable {
             comments: comments
         ).addRoutes(to: &router)
         CommentsController(
-            articles: articles, comments: comments, throttle: ThrottleStore(database: database), page: articlePage,
+            articles: articles, comments: comments, limiter: limiter, page: articlePage,
             intents: intents, clock: configuration.clock, perMinute: configuration.commentsPerMinute
         ).addRoutes(to: &router)
         LikesController(articles: articles, likes: likes, intents: intents, views: views, clock: configuration.clock)

@@ -4,7 +4,7 @@ import HTTP
 struct CommentsController: Sendable {
     let articles: ArticleStore
     let comments: CommentStore
-    let throttle: ThrottleStore
+    let limiter: RateLimiter
     let page: ArticlePage
     let intents: PendingActions
     let clock: Clock
@@ -33,19 +33,16 @@ struct CommentsController: Sendable {
             return try page.render(
                 article, context: context, draft: draft, commentError: problem, status: .unprocessableContent)
         }
-        let now = clock.now()
-        let scope = "comment:\(user.id)"
-        let recent = try throttle.recent(scope, now: now, window: 60)
-        if recent.count >= perMinute {
+        let perReader = RateLimiter.Rule("comment:\(user.id)", limit: perMinute, window: 60)
+        if case .retryAfter(let wait) = try limiter.check(perReader) {
             var headers = HTTPHeaders()
-            let wait = max(1, (recent.oldest ?? now) + 60 - now)
             headers.add("Retry-After", String(wait))
             throw HTTPError(
                 .tooManyRequests,
                 "You are commenting faster than \(perMinute) comments a minute. Please wait \(wait) seconds and post again.",
                 headers: headers)
         }
-        try throttle.record([scope], now: now, window: 60)
+        let now = clock.now()
         let id = try comments.add(articleID: article.id, userID: user.id, body: text, at: now)
         context.nextFlash = "Your comment on “\(article.title)” is posted."
         return .redirect(to: ArticlePaths.article(article.slug) + "#comment-\(id)")

@@ -35,11 +35,30 @@ public struct SecretKeys: Sendable {
     }
 
     public static let keyFileName = "secret.key"
+    static let minimumSecretBytes = 16
+
+    /// `HERALD_PREVIOUS_SECRETS` entries, trimmed (a space after a comma is not part of a key)
+    /// and held to `HERALD_SECRET`'s length rule: a short one stops start-up rather than
+    /// quietly accepting signatures made with a guessable key.
+    static func checkedPrevious(_ previous: [String]) throws -> [String] {
+        try previous.enumerated().compactMap { index, entry in
+            let secret = entry.trimmingCharacters(in: .whitespacesAndNewlines)
+            if secret.isEmpty { return nil }
+            guard secret.utf8.count >= minimumSecretBytes else {
+                throw UsageError(
+                    description:
+                        "HERALD_PREVIOUS_SECRETS: entry \(index + 1) is shorter than 16 characters; every previous key must be as long as HERALD_SECRET must be"
+                )
+            }
+            return secret
+        }
+    }
 
     /// From the environment, else from (or into) `dataDirectory/secret.key`.
     public static func load(secret: String?, previous: [String], dataDirectory: String) throws -> SecretKeys {
+        let previous = try checkedPrevious(previous)
         if let secret, !secret.isEmpty {
-            guard secret.utf8.count >= 16 else {
+            guard secret.utf8.count >= minimumSecretBytes else {
                 throw UsageError(description: "HERALD_SECRET must be at least 16 characters (32 random bytes are best)")
             }
             return SecretKeys(current: secret, previous: previous)

@@ -22,7 +22,7 @@ public final class Accounts: Sendable {
 
     public let settings: AccountSettings
     private let store: AccountStore
-    private let throttle: ThrottleStore
+    private let limiter: RateLimiter
     private let rules: AccountRules
     private let hashing: PasswordHashing
     private let clock: Clock
@@ -34,10 +34,10 @@ public final class Accounts: Sendable {
     public let verifications = Atomic<Int>(0)
 
     public init(
-        store: AccountStore, throttle: ThrottleStore, rules: AccountRules, settings: AccountSettings, clock: Clock
+        store: AccountStore, limiter: RateLimiter, rules: AccountRules, settings: AccountSettings, clock: Clock
     ) throws {
         self.store = store
-        self.throttle = throttle
+        self.limiter = limiter
         self.rules = rules
         self.settings = settings
         self.clock = clock
@@ -46,15 +46,13 @@ public final class Accounts: Sendable {
 
     public func register(username: String, password: String, address: String) throws -> RegistrationOutcome {
         let now = clock.now()
-        let scope = "register:" + address
-        let recent = try throttle.recent(scope, now: now, window: settings.registrationWindowSeconds)
-        if recent.count >= settings.registrationsPerAddress {
-            return .throttled(
-                retryAfterSeconds: retryAfter(
-                    oldest: recent.oldest, now: now, window: settings.registrationWindowSeconds))
-        }
         // Every attempt counts, so the form cannot be used to probe for taken names without limit.
-        try throttle.record([scope], now: now, window: settings.registrationWindowSeconds)
+        let perAddress = RateLimiter.Rule(
+            "register:" + ClientAddressKey.key(for: address), limit: settings.registrationsPerAddress,
+            window: settings.registrationWindowSeconds)
+        if case .retryAfter(let seconds) = try limiter.check(perAddress) {
+            return .throttled(retryAfterSeconds: seconds)
+        }
         let problems = rules.usernameProblems(username) + rules.passwordProblems(password)
         guard problems.isEmpty else { return .invalid(problems) }
         if try store.credentials(username: username) != nil { return .usernameTaken }
@@ -69,24 +67,26 @@ public final class Accounts: Sendable {
     public func login(username: String, password: String, address: String) throws -> LoginOutcome {
         let now = clock.now()
         let window = settings.loginWindowSeconds
-        let nameScope = "login-name:" + AccountStore.key(String(username.prefix(64)))
-        let addressScope = "login-address:" + address
-        let byName = try throttle.recent(nameScope, now: now, window: window)
-        let byAddress = try throttle.recent(addressScope, now: now, window: window)
-        if byName.count >= settings.loginFailuresPerUsername {
-            return .throttled(retryAfterSeconds: retryAfter(oldest: byName.oldest, now: now, window: window))
-        }
-        if byAddress.count >= settings.loginFailuresPerAddress {
-            return .throttled(retryAfterSeconds: retryAfter(oldest: byAddress.oldest, now: now, window: window))
+        // Each attempt takes its place in both windows before the password is checked, so that
+        // parallel guesses cannot all pass a count taken before any of them failed; a right
+        // password gives its place back.
+        let byName = RateLimiter.Rule(
+            "login-name:" + AccountStore.key(String(username.prefix(64))), limit: settings.loginFailuresPerUsername,
+            window: window)
+        let byAddress = RateLimiter.Rule(
+            "login-address:" + ClientAddressKey.key(for: address), limit: settings.loginFailuresPerAddress,
+            window: window)
+        let reservation: RateLimiter.Reservation
+        switch try limiter.check(byName, byAddress) {
+        case .retryAfter(let seconds): return .throttled(retryAfterSeconds: seconds)
+        case .allowed(let taken): reservation = taken
         }
 
         let credentials = username.utf8.count <= 64 ? try store.credentials(username: username) : nil
         verifications.add(1, ordering: .relaxed)
         let matches = hashing.verify(password, against: try credentials?.passwordHash ?? unknownUserHash())
-        guard let credentials, matches else {
-            try throttle.record([nameScope, addressScope], now: now, window: window)
-            return .failed
-        }
+        guard let credentials, matches else { return .failed }
+        try limiter.giveBack(reservation)
         if hashing.needsRehash(credentials.passwordHash) {
             try store.updatePasswordHash(userID: credentials.user.id, to: try hashing.hash(password))
         }
@@ -128,9 +128,5 @@ public final class Accounts: Sendable {
             return nil
         }
         return Sodium.sha256(bytes)
-    }
-
-    private func retryAfter(oldest: Int?, now: Int, window: Int) -> Int {
-        max(1, (oldest ?? now) + window - now)
     }
 }

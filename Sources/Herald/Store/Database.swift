@@ -42,7 +42,8 @@ public final class Database: Sendable {
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         if case .sqlite(let path) = backend, !FileManager.default.fileExists(atPath: path) {
             // Created 0600 before SQLite opens it: its -wal and -shm files take the same mode.
-            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            else { throw StoreError.unavailable("cannot create the database file \(path)") }
         }
         if case .postgres = backend {
             connectionSlots = DispatchSemaphore(value: maximumIdleConnections)
@@ -88,6 +89,7 @@ public final class Database: Sendable {
     }
 
     /// Runs `body` in one write transaction.
+    @discardableResult
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         sqliteWriter?.lock()
         defer { sqliteWriter?.unlock() }

@@ -77,6 +77,17 @@ enum Migrations {
         );
         CREATE INDEX comments_by_article ON comments (article_id, id);
         """,
+        // 5: rate-limit events with ids, so a reserved event can be taken back (a login that
+        // succeeded); the old throttle events are only minutes of history and are dropped.
+        """
+        CREATE TABLE rate_limit_events (
+            id {pk},
+            scope TEXT NOT NULL,
+            at {int} NOT NULL
+        );
+        CREATE INDEX rate_limit_events_scope ON rate_limit_events (scope, at);
+        DROP TABLE throttle_events;
+        """,
     ]
 
     static var latestVersion: Int { steps.count }
