@@ -68,6 +68,53 @@ import Testing
         #expect(try run(["import", "--data", data, "/nonexistent/feed.xml"]).status == 1)
     }
 
+    /// Issue #14: UTF-16 without a byte-order mark, declaring UTF-7, made libxml2 segfault (exit 139).
+    @Test func aFeedInAnEncodingHeraldDoesNotReadIsRefusedNotCrashed() throws {
+        let data = try makeTemporaryDirectory()
+        defer { removeDirectory(data) }
+        let name = "broken-utf7-in-utf16le.xml"
+        let result = try run(["import", "--data", data, Self.feeds + "/" + name])
+        #expect(result.status == 1, "\(result.err)")
+        #expect(result.err.contains(name) && result.err.contains("“UTF-7” is not supported"), "\(result.err)")
+        #expect(try articleCount(data) == 0)
+    }
+
+    @Test func utf16AndWindows1252FeedsImportWithTheirCharactersIntact() throws {
+        let data = try makeTemporaryDirectory()
+        defer { removeDirectory(data) }
+        func atom(_ id: Int, _ encoding: String, _ title: String) -> String {
+            """
+            <?xml version="1.0" encoding="\(encoding)"?>
+            <feed xmlns="http://www.w3.org/2005/Atom"><entry><id>e\(id)</id><title>\(title)</title>
+            <updated>2024-03-0\(id)T12:00:00Z</updated><content>x</content></entry></feed>
+            """
+        }
+        func utf16(_ text: String, bigEndian: Bool) -> [UInt8] {
+            var bytes: [UInt8] = []
+            for unit in text.utf16 {
+                let (high, low) = (UInt8(unit >> 8), UInt8(unit & 0xFF))
+                bytes += bigEndian ? [high, low] : [low, high]
+            }
+            return bytes
+        }
+        let utf16LE = [0xFF, 0xFE] + utf16(atom(1, "UTF-16", "Zoë’s café 日本"), bigEndian: false)
+        let utf16BE = utf16(atom(2, "UTF-16", "Ünïcode — 𝄞"), bigEndian: true)  // no byte-order mark
+        let halves = atom(3, "windows-1252", "@").split(separator: "@", omittingEmptySubsequences: false)
+        // “€5 é” in Windows-1252.
+        let cp1252 = Array(halves[0].utf8) + [0x93, 0x80, 0x35, 0x20, 0xE9, 0x94] + Array(halves[1].utf8)
+        var files: [String] = []
+        for (name, bytes) in [("utf16le.xml", utf16LE), ("utf16be.xml", utf16BE), ("cp1252.xml", cp1252)] {
+            files.append(data + "/" + name)
+            #expect(FileManager.default.createFile(atPath: data + "/" + name, contents: Data(bytes)))
+        }
+        let result = try run(["import", "--data", data] + files)
+        #expect(result.status == 0, "\(result.err)")
+        let database = try Database(path: data + "/herald.sqlite3")
+        defer { database.close() }
+        let titles = try ArticleStore(database: database).page(1, size: 10).articles.map(\.title)
+        #expect(titles == ["“€5 é”", "Ünïcode — 𝄞", "Zoë’s café 日本"])
+    }
+
     @Test func readsStandardInput() throws {
         let data = try makeTemporaryDirectory()
         defer { removeDirectory(data) }

@@ -24,11 +24,13 @@ public enum FeedParser {
         guard data.count <= maximumInputBytes else {
             throw FeedIssue("the file is \(data.count) bytes; the limit is 32 MiB")
         }
-        switch firstSignificantByte(of: data) {
+        // Every check and parser below reads this UTF-8 text, never the bytes as they came (issue #14).
+        let text = try FeedEncoding.utf8Text(of: data)
+        switch firstSignificantByte(of: text) {
         case UInt8(ascii: "{"):
-            return try JSONFeedParser.parse(data)
+            return try JSONFeedParser.parse(text)
         case UInt8(ascii: "<"):
-            return try XMLFeedReader.read(data) { namespace, name throws(FeedIssue) -> any XMLFeedHandler in
+            return try XMLFeedReader.read(text) { namespace, name throws(FeedIssue) -> any XMLFeedHandler in
                 if name == "feed" && namespace == AtomParser.namespace { return AtomParser() }
                 if name == "rss" && namespace.isEmpty { return RSSParser() }
                 throw FeedIssue.unknownFormat("the root element is <\(name)>")
@@ -40,10 +42,9 @@ public enum FeedParser {
         }
     }
 
-    /// The first byte after an optional UTF-8 byte-order mark and whitespace.
-    private static func firstSignificantByte(of data: [UInt8]) -> UInt8? {
-        let start = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        return data[start...].first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    /// The first byte after whitespace (`FeedEncoding` has removed any byte-order mark).
+    private static func firstSignificantByte(of text: [UInt8]) -> UInt8? {
+        text.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
     }
 }
 

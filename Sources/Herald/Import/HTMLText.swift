@@ -345,21 +345,13 @@ extension HTMLText {
     /// U+FFFD, and 0x80–0x9F mean what Windows-1252 meant by them (old feeds write `&#146;` for ’).
     private static func scalar(forCodePoint value: UInt32) -> Unicode.Scalar {
         if (0x80...0x9F).contains(value) {
-            let mapped = windows1252[Int(value - 0x80)]
+            let mapped = FeedEncoding.windows1252Range80to9F[Int(value - 0x80)]
             return mapped == 0 ? replacementCharacter : Unicode.Scalar(mapped) ?? replacementCharacter
         }
         let isAllowedControl = value == 0x09 || value == 0x0A || value == 0x0C || value == 0x0D
         if (value < 0x20 && !isAllowedControl) || value == 0x7F { return replacementCharacter }
         return Unicode.Scalar(value) ?? replacementCharacter  // nil for surrogates
     }
-
-    /// Windows-1252 0x80–0x9F; 0 where it has no character.
-    private static let windows1252: [UInt32] = [
-        0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
-        0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
-        0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
-        0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
-    ]
 
     /// Latin-1 names in code point order from U+00A0, so the table cannot drift out of step.
     private static let latin1Names = """
