@@ -125,6 +125,15 @@ private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent
         let latin1Undeclared = Array(atom(encoding: nil, title: "TITLE").utf8).replacingFirst(
             Array("TITLE".utf8), with: [0xE9])
         #expect(reason(latin1Undeclared)?.contains("not valid UTF-8") == true)
+        // A second mark would hide a declaration of UTF-7 from the check but not from libxml2.
+        let utf7 = atom(encoding: "UTF-7", title: "t")
+        for bytes in [
+            [0xEF, 0xBB, 0xBF] + Array(("\u{FEFF}" + utf7).utf8),
+            utf16("\u{FEFF}" + utf7, bigEndian: true, byteOrderMark: true),
+        ] {
+            #expect(throws: FeedIssue.self) { try FeedEncoding.utf8Text(of: bytes) }
+            #expect(reason(bytes)?.contains("two byte-order marks") == true)
+        }
     }
 
     @Test func utf16JSONFeedIsTranscoded() throws {

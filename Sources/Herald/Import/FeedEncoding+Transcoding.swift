@@ -31,6 +31,11 @@ extension FeedEncoding {
             throw FeedIssue(
                 "the file contains a NUL character (read as \(encoding.name)), which no XML or JSON feed may hold")
         }
+        // A second mark would hide the declaration from `XMLDeclaration` but not from libxml2, which
+        // skips a UTF-8 mark and would then read the declaration's encoding itself.
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) {
+            throw FeedIssue("the file starts with two byte-order marks")
+        }
         try XMLDeclaration.rewriteNamingUTF8(&text)
         return text
     }
