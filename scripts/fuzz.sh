@@ -2,7 +2,8 @@
 # Builds the libFuzzer harnesses in Fuzz/ (address sanitizer + coverage) and runs each for a
 # bounded time on its seed corpus.
 #
-#   scripts/fuzz.sh [SECONDS]     default 60 per harness; `make test` runs a 3-second smoke pass
+#   scripts/fuzz.sh [SECONDS [HARNESS…]]   default 60 s for each harness; `make test` runs a 3-second
+#                                          smoke pass of all. `scripts/fuzz.sh 60 FuzzFeeds` runs one.
 #
 # New inputs found go to .build/fuzz-corpus/<harness>/ (the seeds in Fuzz/Corpus stay as they are);
 # a crash leaves its input in .build/fuzz-artifacts/ and fails the script. Turn every crash into a
@@ -11,6 +12,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_HARNESS=${1:-60}
 HARNESSES=(FuzzForm FuzzCookies FuzzIntent FuzzMustache FuzzFeeds)
+if [ $# -gt 1 ]; then
+  for harness in "${@:2}"; do
+    [[ " ${HARNESSES[*]} " == *" $harness "* ]] || { echo "no harness named $harness (${HARNESSES[*]})" >&2; exit 2; }
+  done
+  HARNESSES=("${@:2}")
+fi
 CLANG_RT=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/clang
 FUZZER_LIB=$(find "$CLANG_RT" -name 'libclang_rt.fuzzer_no_main-x86_64.a' | head -1)
 [ -n "$FUZZER_LIB" ] || { echo "libFuzzer runtime not found in the Swift toolchain" >&2; exit 1; }
