@@ -68,9 +68,13 @@ import Testing
     }
 
     @Test func setCookieAttributes() {
-        let cookie = SetCookie(name: "herald_intent", value: "v1.abc", maxAge: 900, secure: true)
+        let cookie = SetCookie(
+            name: "herald_intent", value: "v1.abc", maxAge: 900, path: "/", httpOnly: true, sameSite: .lax, secure: true
+        )
         #expect(cookie.headerValue == "herald_intent=v1.abc; Max-Age=900; Path=/; HttpOnly; SameSite=Lax; Secure")
-        #expect(SetCookie.expired("x").headerValue == "x=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax")
+        #expect(
+            SetCookie(name: "x", value: "v", path: "/", httpOnly: true, sameSite: .lax, secure: false).expired
+                .headerValue == "x=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax")
     }
 
     @Test func headersAreCaseInsensitive() {

@@ -42,7 +42,8 @@ final class ServerFixture {
         }
         let application = Application<Void>(
             middleware: [
-                AccessLog(log: .silent), SecurityHeaders(),
+                AccessLog(log: .silent),
+                SecurityHeaders(contentSecurityPolicy: "default-src 'self'; frame-ancestors 'none'"),
                 ErrorPages(log: .silent) { error, _, _ in .html("<h1>\(error.status.code)</h1><p>\(error.message)</p>")
                 },
                 RequestValidation(), Compression(),

@@ -20,10 +20,10 @@ import Testing
         #expect(response["Content-Type"] == "text/html; charset=utf-8")
         let html = response.text
         #expect(html.contains("<title>Latest news — Herald</title>"))
-        #expect(occurrences(of: "class=\"story\"", in: html) == ArticlesController.pageSize)
-        #expect(occurrences(of: "data-like-count=\"0\">0</span>", in: html) == ArticlesController.pageSize)
+        #expect(occurrences(of: "class=\"story\"", in: html) == ArticlePages.pageSize)
+        #expect(occurrences(of: "data-like-count=\"0\">0</span>", in: html) == ArticlePages.pageSize)
         let dates = matches(of: #"<time datetime="([^"]+)""#, in: html)
-        #expect(dates.count == ArticlesController.pageSize)
+        #expect(dates.count == ArticlePages.pageSize)
         #expect(Set(dates).count > 1, "the demo articles have different dates")
         #expect(dates == dates.sorted(by: >), "newest first")
         #expect(html.contains("href=\"/?page=2\""))

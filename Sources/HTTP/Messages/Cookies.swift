@@ -53,15 +53,15 @@ public struct SetCookie: Sendable, Equatable {
     public var name: String
     public var value: String
     public var maxAge: Int?
-    public var path: String? = "/"
-    public var httpOnly = true
-    public var sameSite: SameSite? = .lax
-    public var secure = false
+    public var path: String?
+    public var httpOnly: Bool
+    public var sameSite: SameSite?
+    public var secure: Bool
 
-    /// Defaults are the safe ones Herald wants everywhere: Path=/, HttpOnly, SameSite=Lax.
+    /// Every attribute is the caller's choice; an app names its own defaults in one place.
     public init(
-        name: String, value: String, maxAge: Int? = nil, path: String? = "/", httpOnly: Bool = true,
-        sameSite: SameSite? = .lax, secure: Bool = false
+        name: String, value: String, maxAge: Int? = nil, path: String?, httpOnly: Bool, sameSite: SameSite?,
+        secure: Bool
     ) {
         self.name = name
         self.value = value
@@ -72,9 +72,12 @@ public struct SetCookie: Sendable, Equatable {
         self.secure = secure
     }
 
-    /// A cookie that tells the browser to delete `name` at once.
-    public static func expired(_ name: String, secure: Bool = false) -> SetCookie {
-        SetCookie(name: name, value: "", maxAge: 0, secure: secure)
+    /// The same cookie, telling the browser to delete it at once (attributes must match to replace it).
+    public var expired: SetCookie {
+        var cookie = self
+        cookie.value = ""
+        cookie.maxAge = 0
+        return cookie
     }
 
     public var headerValue: String {

@@ -21,4 +21,20 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(status): \(message)" }
+
+    /// 429 with `Retry-After`: the one way a limit is answered.
+    public static func tooManyRequests(retryAfter seconds: Int, _ message: String) -> HTTPError {
+        HTTPError(.tooManyRequests, message, headers: retryAfter(seconds))
+    }
+
+    /// 503 with `Retry-After`: a temporary outage (busy database, full worker pool).
+    public static func serviceUnavailable(retryAfter seconds: Int, _ message: String) -> HTTPError {
+        HTTPError(.serviceUnavailable, message, headers: retryAfter(seconds))
+    }
+
+    private static func retryAfter(_ seconds: Int) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.add("Retry-After", String(max(1, seconds)))
+        return headers
+    }
 }

@@ -125,11 +125,7 @@ extension HTTPServer {
                 answerOnPool(pool, request, state: state, connection: SuspendedConnection(pointer: connection))
                 return .YES
             }
-            var headers = HTTPHeaders()
-            headers.add("Retry-After", "2")
-            request.rejection = HTTPError(
-                .serviceUnavailable, "Too many people are logging in right now. Please try again in a moment.",
-                headers: headers)
+            request.rejection = .serviceUnavailable(retryAfter: 2, pool.busyMessage)
         }
         return Self.queue(responder.respond(to: request), on: connection, log: log)
     }

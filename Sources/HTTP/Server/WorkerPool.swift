@@ -14,6 +14,8 @@ public final class WorkerPool: @unchecked Sendable {
     public let name: String
     public let threads: Int
     public let queueLimit: Int
+    /// What a request refused because the queue is full is told (503), in the app's words.
+    public let busyMessage: String
     /// Guards `waiting`; threads sleep on it while there is nothing to do.
     private let condition = NSCondition()
     private var waiting: [@Sendable () -> Void] = []
@@ -22,8 +24,12 @@ public final class WorkerPool: @unchecked Sendable {
 
     /// `niceness` lowers the pool threads' scheduling priority (Linux `nice`, 0–19), so that on a
     /// busy machine the threads serving pages run first and slow work waits.
-    public init(name: String, threads: Int, queueLimit: Int, niceness: Int32 = 0) {
+    public init(
+        name: String, threads: Int, queueLimit: Int, niceness: Int32 = 0,
+        busyMessage: String = "The server is busy. Please try again in a moment."
+    ) {
         self.name = name
+        self.busyMessage = busyMessage
         self.threads = max(1, threads)
         self.queueLimit = max(0, queueLimit)
         for index in 0..<self.threads {

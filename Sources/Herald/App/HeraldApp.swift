@@ -39,10 +39,7 @@ public final class HeraldApp: Sendable {
             name: "password-hashing", threads: configuration.accounts.hashingThreads,
             queueLimit: configuration.accounts.hashingQueueLimit,
             // argon2id keeps a core busy for ~100 ms a login; pages must not wait behind it.
-            niceness: 10)
-        let intents = PendingActions(
-            codec: IntentCodec(keys: keys), performed: PerformedIntentStore(database: database),
-            clock: configuration.clock, log: log)
+            niceness: 10, busyMessage: "Too many people are logging in right now. Please try again in a moment.")
         let views = try Views(
             directory: configuration.templatesDirectory, reloadOnChange: configuration.developmentMode)
 
@@ -56,26 +53,33 @@ public final class HeraldApp: Sendable {
             }
         }
 
+        let comments = CommentStore(database: database)
+        let pages = ArticlePages(articles: articles, likes: likes, comments: comments)
+        let articlePage = ArticlePage(likes: likes, comments: comments, views: views)
+        let likesController = LikesController(
+            likes: Likes(articles: articles, likes: likes, clock: configuration.clock), pages: pages, views: views)
+        let commentsController = CommentsController(
+            comments: Comments(
+                articles: articles, comments: comments, limiter: limiter, clock: configuration.clock,
+                perMinute: configuration.commentsPerMinute),
+            pages: pages, page: articlePage)
+        // Every POST that survives login, fixed here once.
+        let intents = PendingActions(
+            actions: likesController.resumableActions + [commentsController.postAction], codec: IntentCodec(keys: keys),
+            performed: PerformedIntentStore(database: database), clock: configuration.clock, log: log)
+
         var router = Router<RequestContext>()
         HealthController(database: database).addRoutes(to: &router)
-        let comments = CommentStore(database: database)
-        let articlePage = ArticlePage(likes: likes, comments: comments, views: views)
-        ArticlesController(
-            articles: articles, page: articlePage, views: views, cache: PageCache(database: database), likes: likes,
-            comments: comments
-        ).addRoutes(to: &router)
-        CommentsController(
-            articles: articles, comments: comments, limiter: limiter, page: articlePage,
-            intents: intents, clock: configuration.clock, perMinute: configuration.commentsPerMinute
-        ).addRoutes(to: &router)
-        LikesController(articles: articles, likes: likes, intents: intents, views: views, clock: configuration.clock)
+        ArticlesController(pages: pages, page: articlePage, views: views, cache: PageCache(database: database))
             .addRoutes(to: &router)
+        commentsController.addRoutes(to: &router, intents: intents)
+        likesController.addRoutes(to: &router, intents: intents)
         AccountsController(
             accounts: accounts, views: views, hashingPool: hashingPool,
             afterLogin: AfterLogin(intents: intents, accounts: accounts)
         ).addRoutes(to: &router)
         IntentController(intents: intents).addRoutes(to: &router)
-        FeedController(articles: articles, views: views, baseURL: configuration.baseURL).addRoutes(to: &router)
+        FeedController(pages: pages, views: views, baseURL: configuration.baseURL).addRoutes(to: &router)
         StaticController(files: try StaticFiles(root: configuration.publicDirectory)).addRoutes(to: &router)
 
         // The order here is the order of protection: log everything, add security headers to
@@ -85,6 +89,7 @@ public final class HeraldApp: Sendable {
         let middleware: [any Middleware<RequestContext>] = [
             AccessLog(log: configuration.accessLog ? log : .silent),
             SecurityHeaders(
+                contentSecurityPolicy: ContentSecurityPolicy.herald,
                 strictTransportSecurity: configuration.baseURL?.hasPrefix("https://") == true
                     ? "max-age=31536000; includeSubDomains" : nil),
             ErrorPages(log: log) { error, _, context in views.errorPage(error, context: context) },

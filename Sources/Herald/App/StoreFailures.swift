@@ -12,11 +12,8 @@ struct StoreFailures: Middleware {
             switch error {
             case .busy, .unavailable:
                 log.warning("\(request.method) \(request.path): \(error)")
-                var headers = HTTPHeaders()
-                headers.add("Retry-After", "5")
-                throw HTTPError(
-                    .serviceUnavailable, "The site is busy or under maintenance. Please try again in a few seconds.",
-                    headers: headers)
+                throw HTTPError.serviceUnavailable(
+                    retryAfter: 5, "The site is busy or under maintenance. Please try again in a few seconds.")
             case .constraint, .failed:
                 throw error
             }

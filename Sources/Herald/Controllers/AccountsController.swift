@@ -66,7 +66,7 @@ struct AccountsController: Sendable {
     func logOut(_ request: Request, _ context: inout RequestContext) throws -> Response {
         if let token = context.sessionToken { try accounts.logout(sessionToken: token) }
         var response = Response.redirect(to: "/")
-        response.setCookie(.expired(CookieNames.session, secure: context.isSecure))
+        response.setCookie(.heraldExpired(CookieNames.session, secure: context.isSecure))
         response.expireCookie(CookieNames.intent, sentIn: request, secure: context.isSecure)
         if context.user != nil { context.nextFlash = "You have logged out." }
         return response
@@ -93,10 +93,8 @@ struct AccountsController: Sendable {
     }
 
     static func throttled(_ seconds: Int, _ reason: String) -> HTTPError {
-        var headers = HTTPHeaders()
-        headers.add("Retry-After", String(seconds))
         let minutes = (seconds + 59) / 60
         let wait = minutes <= 1 ? "a minute" : "\(minutes) minutes"
-        return HTTPError(.tooManyRequests, "\(reason) Please try again in \(wait).", headers: headers)
+        return .tooManyRequests(retryAfter: seconds, "\(reason) Please try again in \(wait).")
     }
 }

@@ -3,19 +3,10 @@ import Mustache
 
 /// The reading pages: the front page and each article's page.
 struct ArticlesController: Sendable {
-    static let pageSize = 20
-    /// The front page goes back this many pages (10,000 articles); deeper pages answer 404 like
-    /// any page past the last. OFFSET costs grow with depth (measured: page 5,000 of 100,000
-    /// articles took 175 ms), and this keeps every page's cost flat at any table size.
-    /// Older articles stay at their own addresses and in the feed.
-    static let maximumPage = 500
-
-    let articles: ArticleStore
+    let pages: ArticlePages
     let page: ArticlePage
     let views: Views
     let cache: PageCache
-    let likes: LikeStore
-    let comments: CommentStore
 
     func addRoutes(to router: inout Router<RequestContext>) {
         router.get("/") { request, context in try frontPage(request, context) }
@@ -24,23 +15,25 @@ struct ArticlesController: Sendable {
 
     func frontPage(_ request: Request, _ context: RequestContext) throws -> Response {
         let number = try Self.pageNumber(request.query["page"])
-        guard number <= Self.maximumPage else {
-            throw HTTPError(
-                .notFound,
-                "The front page goes back \(Self.maximumPage) pages. Older articles are still at their own addresses.")
+        let copy = FrontPageCopy(page: number, loggedIn: context.user != nil)
+        return try cache.response(for: copy, context: context) { context in
+            switch try pages.front(page: number) {
+            case .articles(let items, let hasOlder):
+                return try renderFrontPage(number, items, hasOlder: hasOlder, context)
+            case .beyondTheArchive:
+                throw HTTPError(
+                    .notFound,
+                    "The front page goes back \(ArticlePages.maximumPage) pages. Older articles are still at their own addresses."
+                )
+            case .pastTheLast:
+                throw HTTPError(.notFound, "There is no page \(number): the front page has fewer articles than that.")
+            }
         }
-        guard PageCache.applies(to: context), number <= 10 else { return try renderFrontPage(number, context) }
-        // The front page holds nothing of the reader's but their name in the header.
-        let key = "front:\(number):" + (context.user == nil ? "anonymous" : "reader")
-        return try cache.response(key, context: context) { try renderFrontPage(number, $0) }
     }
 
-    private func renderFrontPage(_ number: Int, _ context: RequestContext) throws -> Response {
-        var (items, hasOlder) = try articles.page(number, size: Self.pageSize)
-        if items.isEmpty && number > 1 {
-            throw HTTPError(.notFound, "There is no page \(number): the front page has fewer articles than that.")
-        }
-        hasOlder = hasOlder && number < Self.maximumPage
+    private func renderFrontPage(_ number: Int, _ items: [Article], hasOlder: Bool, _ context: RequestContext)
+        throws -> Response
+    {
         let model: [String: MustacheValue] = [
             "articles": .list(items.map { .object(ArticleSummaryView(article: $0)) }),
             "has_articles": .bool(!items.isEmpty),
@@ -53,25 +46,14 @@ struct ArticlesController: Sendable {
         return try views.page("front", title: title, model: model, context: context)
     }
 
+    /// An anonymous reader's copy is looked up only when the cache has none; a logged-in reader's
+    /// like state and own comments decide which copy they get.
     func articlePage(_ request: Request, _ context: RequestContext) throws -> Response {
-        guard let slug = request.parameters["slug"] else { throw ArticleStore.noSuchArticle }
-        guard PageCache.applies(to: context) else {
-            return try page.render(try articles.article(for: request), context: context)
-        }
-        guard let user = context.user else {
-            return try cache.response("article:\(slug):anonymous", context: context) { context in
-                try page.render(try articles.article(for: request), context: context)
-            }
-        }
-        // A reader's view differs from others' in the like form and in delete forms on their own
-        // comments: share it between readers in the same like state who have no comment there.
-        let article = try articles.article(for: request)
-        let liked = try likes.likes(userID: user.id, articleID: article.id)
-        guard try !comments.hasComment(byUserID: user.id, articleID: article.id) else {
-            return try page.render(article, context: context, liked: liked)
-        }
-        return try cache.response("article:\(slug):reader:\(liked)", context: context) { context in
-            try page.render(article, context: context, liked: liked)
+        let slug = ArticleRoutes.slug(request)
+        guard let view = try pages.readerView(of: slug, for: context.user) else { throw ArticleRoutes.noSuchArticle }
+        return try cache.response(for: ArticlePageCopy(slug: slug, view: view), context: context) { context in
+            guard let article = try view.article ?? pages.article(slug) else { throw ArticleRoutes.noSuchArticle }
+            return try page.render(article, context: context, liked: view.liked)
         }
     }
 

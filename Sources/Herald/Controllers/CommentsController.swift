@@ -2,72 +2,63 @@ import HTTP
 
 /// Posting comments (resumable: the text survives login) and deleting one's own.
 struct CommentsController: Sendable {
-    let articles: ArticleStore
-    let comments: CommentStore
-    let limiter: RateLimiter
+    let comments: Comments
+    let pages: ArticlePages
     let page: ArticlePage
-    let intents: PendingActions
-    let clock: Clock
-    /// Comments one reader may post per minute.
-    let perMinute: Int
 
-    func addRoutes(to router: inout Router<RequestContext>) {
-        router.post(
-            "/articles/:slug/comments",
-            intents.resumable(
-                "comment", keeping: ["body"], describe: describe, returnPath: returnPath, check: checkCapture,
-                tooLarge: tooLargeToKeep
-            ) {
-                request, context in try post(request, &context)
-            })
+    /// Posting a comment, as the pending-action mechanism captures and performs it.
+    var postAction: ResumableAction {
+        ResumableAction(
+            .comment, keeping: ["body"], describe: describe,
+            returnPath: { ArticlePaths.article(ArticleRoutes.slug($0)) },
+            check: checkCapture, tooLarge: tooLargeToKeep
+        ) { request, context in try post(request, &context) }
+    }
+
+    func addRoutes(to router: inout Router<RequestContext>, intents: PendingActions) {
+        router.post("/articles/:slug/comments", intents.route(postAction))
         router.post("/comments/:id/delete") { request, context in try delete(request, &context) }
     }
 
     /// Logged in: validate, rate-limit, add; 303 to the new comment's anchor.
     func post(_ request: Request, _ context: inout RequestContext) throws -> Response {
         guard let user = context.user else { throw HTTPError(.forbidden, "Please log in first.") }
-        let article = try articles.article(for: request)
         let draft = try request.form()["body"] ?? ""
-        let text = CommentText.normalized(draft)
-        if let problem = CommentText.problem(text) {
+        switch try comments.post(draft, on: ArticleRoutes.slug(request), by: user.id) {
+        case .posted(let id, let article):
+            context.nextFlash = "Your comment on “\(article.title)” is posted."
+            return .redirect(to: ArticlePaths.article(article.slug) + "#comment-\(id)")
+        case .invalid(let article, let problem):
             return try page.render(
                 article, context: context, draft: draft, commentError: problem, status: .unprocessableContent)
+        case .rateLimited(let wait, let perMinute):
+            throw HTTPError.tooManyRequests(
+                retryAfter: wait,
+                "You are commenting faster than \(perMinute) comments a minute. Please wait \(wait) seconds and post again."
+            )
+        case .noSuchArticle:
+            throw ArticleRoutes.noSuchArticle
         }
-        let perReader = RateLimiter.Rule("comment:\(user.id)", limit: perMinute, window: 60)
-        if case .retryAfter(let wait) = try limiter.check(perReader) {
-            var headers = HTTPHeaders()
-            headers.add("Retry-After", String(wait))
-            throw HTTPError(
-                .tooManyRequests,
-                "You are commenting faster than \(perMinute) comments a minute. Please wait \(wait) seconds and post again.",
-                headers: headers)
-        }
-        let now = clock.now()
-        let id = try comments.add(articleID: article.id, userID: user.id, body: text, at: now)
-        context.nextFlash = "Your comment on “\(article.title)” is posted."
-        return .redirect(to: ArticlePaths.article(article.slug) + "#comment-\(id)")
     }
 
     /// Its author only: others (and anonymous readers) get 403, an unknown id 404.
     func delete(_ request: Request, _ context: inout RequestContext) throws -> Response {
-        guard let id = request.parameters["id"].flatMap({ Int($0) }), id > 0, let comment = try comments.comment(id: id)
-        else { throw HTTPError(.notFound, "There is no such comment. It may already have been deleted.") }
-        guard let user = context.user, user.id == comment.userID,
-            try comments.delete(id: id, byUserID: user.id)
-        else { throw HTTPError(.forbidden, "Only the author of a comment can delete it.") }
-        context.nextFlash = "Your comment is deleted."
-        let slug = try articles.slug(id: comment.articleID) ?? ""
-        return .redirect(to: slug.isEmpty ? "/" : ArticlePaths.article(slug))
+        let id = request.parameters["id"].flatMap { Int($0) } ?? 0
+        switch try comments.delete(id, by: context.user?.id) {
+        case .deleted(let slug):
+            context.nextFlash = "Your comment is deleted."
+            return .redirect(to: slug.map(ArticlePaths.article) ?? "/")
+        case .notTheAuthor:
+            throw HTTPError(.forbidden, "Only the author of a comment can delete it.")
+        case .noSuchComment:
+            throw HTTPError(.notFound, "There is no such comment. It may already have been deleted.")
+        }
     }
 
     private func describe(_ request: Request) throws -> String {
-        let title = try articles.article(for: request).title
-        let preview = CommentText.preview((try? request.form()["body"] ?? "") ?? "")
-        return "post your comment on “\(title)”: “\(preview)”"
-    }
-
-    private func returnPath(_ request: Request) -> String {
-        ArticlePaths.article(request.parameters["slug"] ?? "")
+        guard let article = try pages.article(ArticleRoutes.slug(request)) else { throw ArticleRoutes.noSuchArticle }
+        let preview = Comments.preview((try? request.form()["body"] ?? "") ?? "")
+        return "post your comment on “\(article.title)”: “\(preview)”"
     }
 
     /// Before an anonymous comment is kept: the same rules as posting, so an empty or too long one
@@ -76,19 +67,26 @@ struct CommentsController: Sendable {
         _ kept: [(String, String)], _ request: Request, _ context: RequestContext
     ) throws -> ResumableAction.Capture {
         let draft = kept.first { $0.0 == "body" }?.1 ?? ""
-        let text = CommentText.normalized(draft)
-        guard let problem = CommentText.problem(text) else { return .keep([("body", text)]) }
-        return .refuse(
-            try page.render(
-                try articles.article(for: request), context: context, draft: draft, commentError: problem,
-                status: .unprocessableContent))
+        switch Comments.check(draft) {
+        case .valid(let text):
+            return .keep([("body", text)])
+        case .invalid(let problem):
+            return .refuse(try articlePage(request, context, draft: draft, error: problem))
+        }
     }
 
     /// Text too large for the intent cookie is never dropped: the article again, with it in the form.
     private func tooLargeToKeep(_ request: Request, _ context: RequestContext) throws -> Response {
-        try page.render(
-            try articles.article(for: request), context: context, draft: try request.form()["body"] ?? "",
-            commentError: "Your comment is too long to keep while you log in. Please log in first, then post it.",
-            status: .unprocessableContent)
+        try articlePage(
+            request, context, draft: try request.form()["body"] ?? "",
+            error: "Your comment is too long to keep while you log in. Please log in first, then post it.")
+    }
+
+    private func articlePage(_ request: Request, _ context: RequestContext, draft: String, error: String) throws
+        -> Response
+    {
+        guard let article = try pages.article(ArticleRoutes.slug(request)) else { throw ArticleRoutes.noSuchArticle }
+        return try page.render(
+            article, context: context, draft: draft, commentError: error, status: .unprocessableContent)
     }
 }

@@ -5,7 +5,7 @@ import Mustache
 struct FeedController: Sendable {
     static let entryCount = 50
 
-    let articles: ArticleStore
+    let pages: ArticlePages
     let views: Views
     /// A configured base URL wins; otherwise the URL is built from the request's Host.
     let baseURL: String?
@@ -16,7 +16,7 @@ struct FeedController: Sendable {
 
     func feed(_ request: Request) throws -> Response {
         let base = baseURL ?? Self.baseURL(fromHost: request.headers["Host"])
-        let newest = try articles.newest(limit: Self.entryCount)
+        let newest = try pages.newest(Self.entryCount)
         let entries: [MustacheValue] = newest.map { article in
             [
                 "id": "\(base)\(ArticlePaths.article(article.slug))",

@@ -16,7 +16,7 @@ struct AfterLogin: Sendable {
         context.sessionToken = sessionToken
         context.csrf?.rebind(toSession: sessionToken)
         var response = try intents.resume(request, &context) ?? .redirect(to: next ?? "/")
-        response.setCookie(SetCookie(name: CookieNames.session, value: sessionToken, secure: context.isSecure))
+        response.setCookie(.herald(CookieNames.session, sessionToken, secure: context.isSecure))
         // Performed or void, a pending action is finished with; and the anonymous CSRF binding:
         // forms are now bound to the session.
         response.expireCookie(CookieNames.intent, sentIn: request, secure: context.isSecure)

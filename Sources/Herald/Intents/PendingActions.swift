@@ -1,5 +1,4 @@
 import HTTP
-import Synchronization
 
 /// The resumable-action mechanism: captures an anonymous POST to a resumable route into
 /// the signed `herald_intent` cookie, and performs it through the route's own handler the
@@ -11,33 +10,25 @@ final class PendingActions: Sendable {
     private let performed: PerformedIntentStore
     private let clock: Clock
     private let log: Logger
-    /// Filled while routes are declared at start-up; only read afterwards.
-    private let actions = Mutex<[String: ResumableAction]>([:])
+    /// Every resumable action, by name; fixed when the app is built.
+    private let actions: [ResumableActionName: ResumableAction]
 
-    init(codec: IntentCodec, performed: PerformedIntentStore, clock: Clock, log: Logger) {
+    init(
+        actions: [ResumableAction], codec: IntentCodec, performed: PerformedIntentStore, clock: Clock, log: Logger
+    ) {
+        self.actions = Dictionary(actions.map { ($0.name, $0) }) { first, _ in first }
         self.codec = codec
         self.performed = performed
         self.clock = clock
         self.log = log
     }
 
-    /// Declares a route resumable: use it where the route is added,
-    /// `router.post("/articles/:slug/like", intents.resumable("like", describe: …, returnPath: …, like))`.
-    func resumable(
-        _ name: String, keeping keptFields: [String] = [], describe: @escaping @Sendable (Request) throws -> String,
-        returnPath: @escaping @Sendable (Request) -> String,
-        check: @escaping @Sendable ([(String, String)], Request, RequestContext) throws -> ResumableAction.Capture = {
-            kept, _, _ in .keep(kept)
-        },
-        tooLarge: (@Sendable (Request, RequestContext) throws -> Response)? = nil,
-        _ handler: @escaping Handler<RequestContext>
-    ) -> Handler<RequestContext> {
-        let action = ResumableAction(
-            name: name, keptFields: keptFields, handler: handler, describe: describe, returnPath: returnPath,
-            check: check, tooLarge: tooLarge)
-        actions.withLock { $0[name] = action }
-        return { [self] request, context in
-            if context.user != nil { return try handler(request, &context) }
+    /// The route handler for a resumable action: a logged-in reader's POST goes to the action's
+    /// handler, an anonymous one is captured.
+    /// `router.post("/articles/:slug/like", intents.route(likeAction))`.
+    func route(_ action: ResumableAction) -> Handler<RequestContext> {
+        { [self] request, context in
+            if context.user != nil { return try action.handler(request, &context) }
             return try capture(action, request, context)
         }
     }
@@ -59,7 +50,7 @@ final class PendingActions: Sendable {
         let keptBytes = kept.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count }
         let now = clock.now()
         let intent = Intent(
-            action: action.name, parameters: request.parameters, fields: kept.map { [$0.0, $0.1] },
+            action: action.name.rawValue, parameters: request.parameters, fields: kept.map { [$0.0, $0.1] },
             returnPath: action.returnPath(request), issuedAt: now, expiresAt: now + Self.lifetime,
             id: Sodium.base64URL(Sodium.randomBytes(16)))
         guard keptBytes <= IntentCodec.maximumFieldBytes, let cookie = try codec.encode(intent) else {
@@ -70,7 +61,7 @@ final class PendingActions: Sendable {
         }
         var response = Response.redirect(to: "/login")
         response.setCookie(
-            SetCookie(name: CookieNames.intent, value: cookie, maxAge: Self.lifetime, secure: context.isSecure))
+            .herald(CookieNames.intent, cookie, maxAge: Self.lifetime, secure: context.isSecure))
         return response
     }
 
@@ -80,7 +71,7 @@ final class PendingActions: Sendable {
     /// The caller clears the cookie either way.
     func resume(_ request: Request, _ context: inout RequestContext) throws -> Response? {
         guard let intent = verifiedIntent(request) else { return nil }
-        guard let action = actions.withLock({ $0[intent.action] }) else {
+        guard let action = ResumableActionName(rawValue: intent.action).flatMap({ actions[$0] }) else {
             log.warning("intent ignored: unknown action \(intent.action.prefix(40))")
             return nil
         }
@@ -105,7 +96,7 @@ final class PendingActions: Sendable {
     /// What is pending, for the login and register pages; nil when nothing (valid) is.
     func describePending(_ request: Request) throws -> String? {
         guard let intent = verifiedIntent(request, logging: false),
-            let action = actions.withLock({ $0[intent.action] })
+            let action = ResumableActionName(rawValue: intent.action).flatMap({ actions[$0] })
         else { return nil }
         return try? action.describe(Self.replayRequest(intent, from: request))
     }

@@ -1,5 +1,11 @@
 import HTTP
 
+/// Every POST that survives login, by the name its intents carry (the cookie's `a` field, so
+/// these strings are part of the cookie format: renaming one voids intents in flight).
+enum ResumableActionName: String, Sendable, CaseIterable {
+    case like, unlike, comment
+}
+
 /// A POST route declared resumable: when an anonymous reader sends it, it is captured
 /// and performed after they log in, by this same handler.
 struct ResumableAction: Sendable {
@@ -12,7 +18,7 @@ struct ResumableAction: Sendable {
         case refuse(Response)
     }
 
-    let name: String
+    let name: ResumableActionName
     /// The form fields the action needs; every other field of the captured POST is dropped, so
     /// what rides in the cookie is bounded by what the action accepts, not by what was sent.
     let keptFields: [String]
@@ -27,6 +33,24 @@ struct ResumableAction: Sendable {
     /// encoded, so that nothing is compressed that could never be performed.
     let check: @Sendable (_ kept: [(String, String)], Request, RequestContext) throws -> Capture
     /// The answer when the capture cannot fit in the cookie (e.g. a long comment that barely
-    /// compresses): the form again, with the text kept. Defaults to a plain 422 page.
+    /// compresses): the form again, with the text kept. Nil: a plain 422 page.
     let tooLarge: (@Sendable (Request, RequestContext) throws -> Response)?
+
+    init(
+        _ name: ResumableActionName, keeping keptFields: [String] = [],
+        describe: @escaping @Sendable (Request) throws -> String, returnPath: @escaping @Sendable (Request) -> String,
+        check: @escaping @Sendable ([(String, String)], Request, RequestContext) throws -> Capture = { kept, _, _ in
+            .keep(kept)
+        },
+        tooLarge: (@Sendable (Request, RequestContext) throws -> Response)? = nil,
+        handler: @escaping Handler<RequestContext>
+    ) {
+        self.name = name
+        self.keptFields = keptFields
+        self.handler = handler
+        self.describe = describe
+        self.returnPath = returnPath
+        self.check = check
+        self.tooLarge = tooLarge
+    }
 }

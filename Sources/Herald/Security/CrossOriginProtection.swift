@@ -38,7 +38,7 @@ struct CrossOriginProtection: Middleware {
         if let newAnonymousID = csrf.newAnonymousID, context.sessionToken == nil,
             response.headers["Content-Type"]?.hasPrefix("text/html") == true
         {
-            response.setCookie(SetCookie(name: CookieNames.anonymous, value: newAnonymousID, secure: context.isSecure))
+            response.setCookie(.herald(CookieNames.anonymous, newAnonymousID, secure: context.isSecure))
         }
         return response
     }

@@ -12,10 +12,10 @@ struct FlashMessages: Middleware {
         if let incoming { context.flash = decode(incoming) }
         var response = try next(request, &context)
         if let message = context.nextFlash {
-            response.setCookie(SetCookie(name: CookieNames.flash, value: encode(message), secure: context.isSecure))
+            response.setCookie(.herald(CookieNames.flash, encode(message), secure: context.isSecure))
         } else if incoming != nil && (!response.status.isRedirect || context.flash == nil) {
             // Shown on this page (or unreadable): gone. A redirect keeps it for the page after.
-            response.setCookie(.expired(CookieNames.flash, secure: context.isSecure))
+            response.setCookie(.heraldExpired(CookieNames.flash, secure: context.isSecure))
         }
         return response
     }

@@ -17,7 +17,7 @@ struct SessionMiddleware: Middleware {
         var response = try next(request, &context)
         // Only when the handler did not set a new session itself (login).
         if staleCookie && !response.setsCookie(CookieNames.session) {
-            response.setCookie(.expired(CookieNames.session, secure: context.isSecure))
+            response.setCookie(.heraldExpired(CookieNames.session, secure: context.isSecure))
         }
         return response
     }
@@ -30,6 +30,6 @@ extension Response {
 
     /// Tells the browser to drop cookie `name`, when the request shows it has one.
     mutating func expireCookie(_ name: String, sentIn request: Request, secure: Bool) {
-        if request.cookies[name] != nil { setCookie(.expired(name, secure: secure)) }
+        if request.cookies[name] != nil { setCookie(.heraldExpired(name, secure: secure)) }
     }
 }

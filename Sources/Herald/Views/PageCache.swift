@@ -12,8 +12,8 @@ import Synchronization
 /// Pages that differ between readers only in the form token and the reader's name are cached:
 /// a page is rendered with markers in their place — random per process, so no article can
 /// contain them — and each reader's own token and (escaped) name are put in as it is served.
-/// Callers decide what else a cache key must hold (a logged-in reader's like state) and when a
-/// page cannot be shared at all (a one-shot message; the reader's own comments on it).
+/// What else a key must hold (a logged-in reader's like state), and when a page cannot be shared
+/// at all (the reader's own comments on it), each page type says itself (`CachedPages.swift`).
 final class PageCache: Sendable {
     static let maximumEntries = 4096
     static let maximumAgeMicroseconds: Int64 = 1_000_000
@@ -46,16 +46,14 @@ final class PageCache: Sendable {
         self.database = database
     }
 
-    /// Whether this request may be answered from the cache at all: not with a message to show.
-    static func applies(to context: RequestContext) -> Bool {
-        context.flash == nil
-    }
-
-    /// The cached page for `key`, or `render`'s, given a context whose token is the marker and
-    /// whose reader (if any) is called by the name marker and owns nothing (id 0).
+    /// The cached copy of `page`, or `render`'s, given a context whose token is the marker and
+    /// whose reader (if any) is called by the name marker and owns nothing (id 0). A page that
+    /// belongs to one reader (no key), or a request with a one-shot message to show, is rendered
+    /// for the reader as it is.
     func response(
-        _ key: String, context: RequestContext, render: (RequestContext) throws -> Response
+        for page: some CachedPage, context: RequestContext, render: (RequestContext) throws -> Response
     ) throws -> Response {
+        guard context.flash == nil, let key = page.cacheKey else { return try render(context) }
         let writeCount = database.writeCount
         let now = monotonicMicroseconds()
         let cached = entries.withLock { $0[key] }

@@ -1,0 +1,39 @@
+/// Each cached page type names what its cache key holds, so that what may be shared between
+/// readers is decided in one place per page, not assembled from strings by controllers.
+///
+/// The page cache puts each reader's form token and name into a shared page as it is served;
+/// everything else that differs between readers must be in the key, or the page is not shared.
+protocol CachedPage {
+    /// Nil when this copy of the page belongs to one reader and must not be shared.
+    var cacheKey: String? { get }
+}
+
+/// The front page holds nothing of the reader's but their name in the header (and the login
+/// links or the logout form): one copy per page for anonymous readers, one for logged-in ones.
+struct FrontPageCopy: CachedPage {
+    /// Only the first pages are worth keeping; deeper ones are rendered each time.
+    static let cachedPages = 10
+
+    let page: Int
+    let loggedIn: Bool
+
+    var cacheKey: String? {
+        page <= Self.cachedPages ? "front:\(page):" + (loggedIn ? "reader" : "anonymous") : nil
+    }
+}
+
+/// An article page differs between readers in the like form (like or unlike) and in the delete
+/// forms on a reader's own comments: shared between anonymous readers, and between logged-in
+/// readers in the same like state who have no comment there.
+struct ArticlePageCopy: CachedPage {
+    let slug: String
+    let view: ArticleReaderView
+
+    var cacheKey: String? {
+        switch view {
+        case .anonymous: "article:\(slug):anonymous"
+        case .reader(_, _, hasOwnComments: true): nil
+        case .reader(_, let liked, hasOwnComments: false): "article:\(slug):reader:\(liked)"
+        }
+    }
+}
