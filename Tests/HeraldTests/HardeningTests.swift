@@ -21,7 +21,21 @@ import Testing
             #expect(response["Strict-Transport-Security"] == nil, "not over plain HTTP")
         }
         #expect(try client.get("/static/css/herald.css")["Cache-Control"]?.contains("max-age") == true)
-        #expect(try client.get("/feed.atom")["Cache-Control"] == "public, max-age=300")
+        #expect(try client.get("/feed.atom")["Cache-Control"] == "no-store", "no base URL: links from Host")
+    }
+
+    @Test func feedBuiltFromTheHostHeaderIsNeverCached() throws {
+        let fromHost = try TestApp()
+        let forged = try fromHost.client().get("/feed.atom", headers: [("Host", "attacker.example")])
+        #expect(forged.status == 200)
+        #expect(forged.text.contains("http://attacker.example/articles/"), "why it must not be cached")
+        #expect(forged["Cache-Control"] == "no-store")
+
+        let configured = try TestApp { $0.baseURL = "https://news.example" }
+        let feed = try configured.client().get("/feed.atom", headers: [("Host", "attacker.example")])
+        #expect(feed.status == 200)
+        #expect(!feed.text.contains("attacker.example"))
+        #expect(feed["Cache-Control"] == "public, max-age=300")
     }
 
     @Test func httpsBaseURLMeansSecureCookiesAndHSTS() throws {

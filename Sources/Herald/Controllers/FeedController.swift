@@ -7,7 +7,8 @@ struct FeedController: Sendable {
 
     let pages: ArticlePages
     let views: Views
-    /// A configured base URL wins; otherwise the URL is built from the request's Host.
+    /// A configured base URL wins; otherwise the URL is built from the request's Host (and the
+    /// feed is not cacheable).
     let baseURL: String?
 
     func addRoutes(to router: inout Router<RequestContext>) {
@@ -34,7 +35,10 @@ struct FeedController: Sendable {
             "updated": .string(DateText.rfc3339(newest.first?.publishedAt ?? 0)), "entries": .list(entries),
         ]
         var response = try views.document("feed", model: model, contentType: "application/atom+xml; charset=utf-8")
-        response.headers.add("Cache-Control", "public, max-age=300")
+        // With a configured base URL the feed is the same for everyone, so shared caches may keep
+        // it. Without one its links come from this request's Host: a cache that keys on the path
+        // alone would hand one client's forged Host to every subscriber, so it must not store it.
+        response.headers.add("Cache-Control", baseURL == nil ? "no-store" : "public, max-age=300")
         return response
     }
 
