@@ -107,6 +107,29 @@ public final class RawHTTPConnection {
         }
     }
 
+    /// Whatever the server sends within `seconds`, and whether it closed the connection by then.
+    /// Unlike `isClosedByServer` it keeps the bytes, so a test can tell "cut off" from "answered".
+    public func receiveUntilClosed(within seconds: Double) -> (bytes: [UInt8], closed: Bool) {
+        var bytes = buffer
+        buffer = []
+        let deadline = monotonicMicroseconds() + Int64(seconds * 1_000_000)
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            // A zero timeval would mean "wait forever": wait at least a millisecond.
+            let remaining = max(1000, deadline - monotonicMicroseconds())
+            var timeout = timeval(tv_sec: Int(remaining / 1_000_000), tv_usec: Int(remaining % 1_000_000))
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                bytes.append(contentsOf: chunk[0..<count])
+            } else if count == 0 || errno == ECONNRESET {
+                return (bytes, true)
+            } else if errno != EINTR || monotonicMicroseconds() >= deadline {
+                return (bytes, false)
+            }
+        }
+    }
+
     private func readChunked() throws -> [UInt8] {
         var body: [UInt8] = []
         while true {

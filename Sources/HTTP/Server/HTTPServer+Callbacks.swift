@@ -10,10 +10,13 @@ internal import CMicroHTTPD
 /// Called once per request when its request line arrives; its result becomes the per-request pointer.
 let requestStarted:
     @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
-        cls, uri, _ in
+        cls, uri, connection in
         guard let cls else { return nil }
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
         server.requestsInFlight.add(1, ordering: .relaxed)
+        if let headDeadline = server.headDeadline, let socket = HTTPServer.socket(of: connection) {
+            headDeadline.requestLineArrived(socket)
+        }
         let target = uri.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }
         return Unmanaged.passRetained(RequestState(target: target ?? "/")).toOpaque()
     }
@@ -23,13 +26,33 @@ let requestCompleted:
     @convention(c) (
         UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
         MHD_RequestTerminationCode
-    ) -> Void = { cls, _, requestPointer, _ in
+    ) -> Void = { cls, connection, requestPointer, _ in
         guard let cls else { return }
         let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        if let headDeadline = server.headDeadline, let socket = HTTPServer.socket(of: connection) {
+            headDeadline.requestCompleted(socket)
+        }
         if let pointer = requestPointer?.pointee {
             Unmanaged<RequestState>.fromOpaque(pointer).release()
             requestPointer?.pointee = nil
             server.requestsInFlight.subtract(1, ordering: .relaxed)
+        }
+    }
+
+/// Called on the connection's thread when a connection is accepted, and when it is closed — before
+/// libmicrohttpd closes its socket, which is what makes `RequestHeadDeadline`'s shutdowns safe.
+let connectionNotified:
+    @convention(c) (
+        UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+        MHD_ConnectionNotificationCode
+    ) -> Void = { cls, connection, _, code in
+        guard let cls else { return }
+        let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+        guard let headDeadline = server.headDeadline, let socket = HTTPServer.socket(of: connection) else { return }
+        switch code {
+        case .CONNECTION_NOTIFY_STARTED: headDeadline.connectionOpened(socket)
+        case .CONNECTION_NOTIFY_CLOSED: headDeadline.connectionClosed(socket)
+        default: break
         }
     }
 
@@ -68,6 +91,8 @@ extension HTTPServer {
     ) -> MHD_Result {
         if !state.headersChecked {
             state.headersChecked = true
+            // The head is complete: from here the body deadline and the idle timeout govern.
+            if let headDeadline, let socket = Self.socket(of: connection) { headDeadline.headersComplete(socket) }
             state.method = HTTPMethod(method.map { String(cString: $0) } ?? "GET")
             state.headers = Self.headers(of: connection)
             state.remoteAddress = Self.remoteAddress(of: connection)
@@ -164,6 +189,13 @@ extension HTTPServer {
             _ = MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, pointer)
         }
         return headers
+    }
+
+    /// The connection's socket; it stays the same from accept to close.
+    static func socket(of connection: OpaquePointer?) -> Int32? {
+        guard let connection, let info = herald_mhd_connection_info(connection, .CONNECTION_INFO_CONNECTION_FD)
+        else { return nil }
+        return info.pointee.connect_fd
     }
 
     private static func remoteAddress(of connection: OpaquePointer) -> String {

@@ -24,6 +24,8 @@ public final class HTTPServer: @unchecked Sendable {
     private var listenSocket: Int32 = -1
     /// Requests between their request line and completion; shutdown waits for them.
     let requestsInFlight = Atomic<Int>(0)
+    /// Cuts off connections whose request head is overdue; nil when the deadline is 0.
+    let headDeadline: RequestHeadDeadline?
     /// The port actually bound (useful with port 0).
     public private(set) var port = 0
 
@@ -32,6 +34,9 @@ public final class HTTPServer: @unchecked Sendable {
         self.responder = responder
         self.log = log
         self.libraryLog = RateLimitedLog(log: log, linesPerSecond: 5)
+        self.headDeadline =
+            configuration.requestHeadDeadlineSeconds > 0
+            ? RequestHeadDeadline(seconds: configuration.requestHeadDeadlineSeconds) : nil
     }
 
     deinit {
@@ -63,6 +68,8 @@ public final class HTTPServer: @unchecked Sendable {
             OpaquePointer(me),
             MHD_OPTION.NOTIFY_COMPLETED.rawValue, unsafeBitCast(requestCompleted, to: OpaquePointer.self),
             OpaquePointer(me),
+            MHD_OPTION.NOTIFY_CONNECTION.rawValue, unsafeBitCast(connectionNotified, to: OpaquePointer.self),
+            OpaquePointer(me),
             MHD_OPTION.END.rawValue,
         ]
         daemon = withVaList(options) { arguments in
@@ -71,6 +78,14 @@ public final class HTTPServer: @unchecked Sendable {
         guard daemon != nil else {
             close(listenSocket)
             throw ServerError(description: "libmicrohttpd could not start on \(configuration.host):\(port)")
+        }
+        if let headDeadline {
+            let log = self.log
+            let seconds = configuration.requestHeadDeadlineSeconds
+            // At most one line per sweep (about a second), however many connections it cut.
+            headDeadline.start { cut in
+                log.warning("cut off \(cut) connection(s): request headers still arriving after \(seconds) s")
+            }
         }
     }
 
@@ -91,6 +106,7 @@ public final class HTTPServer: @unchecked Sendable {
     private func stopDaemon() {
         MHD_stop_daemon(daemon)
         daemon = nil
+        headDeadline?.stop()
     }
 
     /// Idle keep-alive connections each hold a descriptor; the default soft limit (1024) is too low.

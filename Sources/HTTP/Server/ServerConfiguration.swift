@@ -19,6 +19,11 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeoutSeconds = 15
     /// A request whose body is still arriving after this many seconds is cut off.
     public var requestDeadlineSeconds = 20
+    /// A request whose request line and headers are not complete this many seconds after they
+    /// began is cut off, its connection closed (0: no limit). `RequestHeadDeadline` says when the
+    /// clock starts; without this, a client sending a header line now and then holds a connection
+    /// for ever, since the idle timeout restarts with every byte.
+    public var requestHeadDeadlineSeconds = 10
     /// On SIGINT/SIGTERM, how long in-flight requests get to finish.
     public var shutdownGraceSeconds = 10
 
