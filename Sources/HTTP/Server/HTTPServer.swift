@@ -62,6 +62,8 @@ public final class HTTPServer: @unchecked Sendable {
             MHD_OPTION.LISTEN_SOCKET.rawValue, listenSocket,
             MHD_OPTION.THREAD_POOL_SIZE.rawValue, UInt32(configuration.threads),
             MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(configuration.connectionLimit),
+            // 0 is libmicrohttpd's "no limit" too. Counted across the whole pool.
+            MHD_OPTION.PER_IP_CONNECTION_LIMIT.rawValue, UInt32(max(0, configuration.connectionsPerAddressLimit)),
             MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(configuration.idleTimeoutSeconds),
             MHD_OPTION.CONNECTION_MEMORY_LIMIT.rawValue, configuration.connectionMemoryBytes,
             MHD_OPTION.URI_LOG_CALLBACK.rawValue, unsafeBitCast(requestStarted, to: OpaquePointer.self),

@@ -15,6 +15,10 @@ public struct ServerConfiguration: Sendable {
     public var connectionMemoryBytes = 16 * 1024
     /// Connections open at once, across all threads.
     public var connectionLimit = 4000
+    /// Connections open at once from one client address (0: no limit). Behind a proxy every
+    /// connection comes from the proxy, so a limit there would starve everyone: Herald turns it
+    /// off by default when it trusts a proxy.
+    public var connectionsPerAddressLimit = 64
     /// An idle connection (no bytes either way) is closed after this many seconds.
     public var idleTimeoutSeconds = 15
     /// A request whose body is still arriving after this many seconds is cut off.
