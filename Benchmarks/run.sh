@@ -38,7 +38,9 @@ SQL
 }
 
 start_herald() { # $1 data dir; sets HERALD_PID and PORT
-  HERALD_ACCESS_LOG=off "$HERALD" serve --port 0 --data "$1" --root "$ROOT" >"$WORK/herald.out" 2>"$WORK/herald.err" &
+  # wrk's connections (up to 256) all come from 127.0.0.1 but stand for many readers: no per-address limit.
+  HERALD_ACCESS_LOG=off "$HERALD" serve --port 0 --data "$1" --root "$ROOT" --max-connections-per-address 0 \
+    >"$WORK/herald.out" 2>"$WORK/herald.err" &
   HERALD_PID=$!
   for _ in $(seq 1 500); do grep -q '^listening on ' "$WORK/herald.out" 2>/dev/null && break; sleep 0.01; done
   PORT=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$WORK/herald.out")

@@ -19,7 +19,9 @@ HERALD=$ROOT/.build/release/herald
 
 start_herald() { # $1 data dir → sets PID, PORT
   local out; out=$(mktemp)
-  HERALD_ACCESS_LOG=off "$HERALD" serve --port 0 --data "$1" --root "$ROOT" --no-demo >"$out" 2>/dev/null &
+  # wrk's connections all come from 127.0.0.1 but stand for many readers: no per-address limit.
+  HERALD_ACCESS_LOG=off "$HERALD" serve --port 0 --data "$1" --root "$ROOT" --no-demo --max-connections-per-address 0 \
+    >"$out" 2>/dev/null &
   PID=$!
   for _ in $(seq 1 300); do
     if grep -q '^listening on ' "$out"; then break; fi

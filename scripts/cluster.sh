@@ -33,8 +33,10 @@ case "$command" in
     upstreams=""
     for n in $(seq 1 "$nodes"); do
       port=$((FIRST_NODE_PORT + n - 1))
+      # Behind nginx every connection comes from nginx's address: no per-address limit on the nodes.
       HERALD_SECRET=${HERALD_SECRET:-$(cat "$dir/secret")} HERALD_DATABASE_URL=$database HERALD_ACCESS_LOG=off \
         "$HERALD" serve --host 127.0.0.1 --port "$port" --root "$ROOT" --data "$dir/node$n" \
+        --max-connections-per-address 0 \
         >"$dir/node$n.out" 2>"$dir/node$n.err" &
       echo $! >"$dir/node$n.pid"
       upstreams+="    server 127.0.0.1:$port max_fails=1 fail_timeout=2s;"$'\n'

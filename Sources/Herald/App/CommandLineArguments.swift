@@ -13,10 +13,12 @@ public struct UsageError: Error, CustomStringConvertible {
 public enum CommandLineArguments {
     public static let usage = """
         usage: herald serve [--host 127.0.0.1] [--port 8080] [--data ./data] [--database postgres://…] [--root .]
-                            [--dev] [--no-demo] [--threads N]
+                            [--dev] [--no-demo] [--threads N] [--head-deadline SECONDS]
+                            [--max-connections-per-address N]
                herald import [--data ./data] [--database postgres://…] FILE…    (Atom, RSS 2.0 or JSON Feed; '-' = stdin)
 
         environment: HERALD_HOST, HERALD_PORT, HERALD_DATA, HERALD_DATABASE_URL, HERALD_ROOT, HERALD_THREADS, HERALD_BASE_URL,
+                     HERALD_HEAD_DEADLINE_SECONDS, HERALD_MAX_CONNECTIONS_PER_ADDRESS,
                      HERALD_ACCESS_LOG=off, HERALD_SECRET, HERALD_PREVIOUS_SECRETS (see README)
         """
 
@@ -43,6 +45,10 @@ public enum CommandLineArguments {
             case "--database": configuration.databaseURL = try databaseURL(try value())
             case "--root": configuration.rootDirectory = try value()
             case "--threads": configuration.threads = try positive(try value(), name: "--threads")
+            case "--head-deadline":
+                configuration.headDeadlineSeconds = try headDeadline(try value(), name: "--head-deadline")
+            case "--max-connections-per-address":
+                configuration.connectionsPerAddress = try perAddress(try value(), name: "--max-connections-per-address")
             case "--dev": configuration.developmentMode = true
             case "--no-demo": configuration.loadDemoContent = false
             case "-h", "--help": return (.help, configuration)
@@ -78,6 +84,12 @@ public enum CommandLineArguments {
         if let root = environment["HERALD_ROOT"] { configuration.rootDirectory = root }
         if let value = environment["HERALD_THREADS"] {
             configuration.threads = try positive(value, name: "HERALD_THREADS")
+        }
+        if let value = environment["HERALD_HEAD_DEADLINE_SECONDS"], !value.isEmpty {
+            configuration.headDeadlineSeconds = try headDeadline(value, name: "HERALD_HEAD_DEADLINE_SECONDS")
+        }
+        if let value = environment["HERALD_MAX_CONNECTIONS_PER_ADDRESS"], !value.isEmpty {
+            configuration.connectionsPerAddress = try perAddress(value, name: "HERALD_MAX_CONNECTIONS_PER_ADDRESS")
         }
         if let base = environment["HERALD_BASE_URL"], !base.isEmpty {
             configuration.baseURL = base.hasSuffix("/") ? String(base.dropLast()) : base
@@ -127,6 +139,21 @@ public enum CommandLineArguments {
             throw UsageError(description: "port must be 0…65535, not \(text)")
         }
         return port
+    }
+
+    private static func headDeadline(_ text: String, name: String) throws(UsageError) -> Int {
+        guard let seconds = Int(text), (1...3600).contains(seconds) else {
+            throw UsageError(description: "\(name) must be a number of seconds from 1 to 3600, not \(text)")
+        }
+        return seconds
+    }
+
+    /// 0 turns the limit off (for a server behind a proxy, where every client shares its address).
+    private static func perAddress(_ text: String, name: String) throws(UsageError) -> Int {
+        guard let number = Int(text), (0...100_000).contains(number) else {
+            throw UsageError(description: "\(name) must be a number from 0 (no limit) to 100000, not \(text)")
+        }
+        return number
     }
 
     private static func positive(_ text: String, name: String) throws(UsageError) -> Int {

@@ -20,6 +20,12 @@ public struct Configuration: Sendable {
     public var threads = ServerConfiguration().threads
     /// Largest accepted request body.
     public var maxBodyBytes = 64 * 1024
+    /// `--head-deadline` / `HERALD_HEAD_DEADLINE_SECONDS`: a request's line and headers must be
+    /// complete this long after they began, or the connection is closed.
+    public var headDeadlineSeconds = ServerConfiguration().requestHeadDeadlineSeconds
+    /// `--max-connections-per-address` / `HERALD_MAX_CONNECTIONS_PER_ADDRESS` (0: no limit); nil
+    /// means the default, `connectionsPerAddressLimit`.
+    public var connectionsPerAddress: Int?
     /// Absolute base URL for the Atom feed (`https://news.example`); else taken from the request's Host.
     public var baseURL: String?
     /// Log every request (one line each) to standard error.
@@ -51,12 +57,21 @@ public struct Configuration: Sendable {
         return .sqlite(path: dataDirectory + "/herald.sqlite3")
     }
 
+    /// Connections one client address may hold at once (0: no limit). Behind a trusted proxy
+    /// every connection comes from the proxy's address, so unless set explicitly the limit is
+    /// off there; the proxy is then what limits each client (and must buffer slow requests).
+    public var connectionsPerAddressLimit: Int {
+        connectionsPerAddress ?? (trustForwardedProto ? 0 : ServerConfiguration().connectionsPerAddressLimit)
+    }
+
     var serverConfiguration: ServerConfiguration {
         var server = ServerConfiguration()
         server.host = host
         server.port = port
         server.threads = threads
         server.maxBodyBytes = maxBodyBytes
+        server.requestHeadDeadlineSeconds = headDeadlineSeconds
+        server.connectionsPerAddressLimit = connectionsPerAddressLimit
         return server
     }
 }
