@@ -6,6 +6,18 @@
 Starts Herald on a fresh data directory, then runs each attack for a few seconds while a normal
 client GETs an article every 50 ms. Reports the slowest normal GET and Herald's memory during each;
 exits 1 if any normal GET took more than 100 ms or failed, or memory grew by more than 64 MB.
+
+Herald runs with its real defaults, the per-address connection limit (64) included. One address is
+one client, so the addresses are chosen as on the internet (all of 127.0.0.0/8 is loopback): the
+normal reader is 127.0.0.2, attacks that stand for many clients spread their connections over
+ATTACKER_ADDRESSES addresses (each under the limit, so the server-wide defences are what is tested,
+at full strength), and one attack is a single address (127.0.2.1) opening far more connections than
+the limit, which Herald must refuse without the reader noticing. Were the reader to share an
+attacker's address, refusing it would be the limit working, not a failure.
+
+Not here: the head deadline (10 s) cutting a client that sends a header line every 8 s: that takes
+longer than an attack's few seconds; Tests/HTTPTests/RequestHeadDeadlineTests.swift shows it with a
+2 s deadline. The slowloris attack below (a line a second) is the same load while it lasts.
 """
 import argparse
 import os
@@ -20,6 +32,11 @@ import time
 
 LIMIT_MS = 100
 LIMIT_GROWTH_MB = 64
+READER_ADDRESS = "127.0.0.2"
+ATTACKER_ADDRESSES = [f"127.0.1.{n}" for n in range(1, 51)]
+ONE_ADDRESS = "127.0.2.1"
+PER_ADDRESS_LIMIT = 64  # Herald's default
+one_address_kept = []  # how many of ONE_ADDRESS's connections Herald kept open
 
 
 def start(binary, root):
@@ -42,7 +59,7 @@ def rss_mb(pid):
 
 def get(port, path, timeout=5):
     started = time.monotonic()
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(READER_ADDRESS, 0)) as sock:
         sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
         data = b""
         while chunk := sock.recv(65536):
@@ -51,8 +68,13 @@ def get(port, path, timeout=5):
     return status, (time.monotonic() - started) * 1000
 
 
-def connect(port):
-    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+def connect(port, index=0):
+    """Attacker connection number `index`, from one of ATTACKER_ADDRESSES."""
+    return connect_from(port, ATTACKER_ADDRESSES[index % len(ATTACKER_ADDRESSES)])
+
+
+def connect_from(port, address):
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(address, 0))
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
     return sock
 
@@ -60,9 +82,9 @@ def connect(port):
 def trickle(port, stop, opening, drip, count=300):
     """`count` connections that send `opening`, then one `drip` a second each, for as long as allowed."""
     socks = []
-    for _ in range(count):
+    for index in range(count):
         try:
-            s = connect(port)
+            s = connect(port, index)
             s.sendall(opening)
             socks.append(s)
         except OSError:
@@ -87,16 +109,38 @@ def slow_bodies(port, stop):
             b"Content-Length: 60000\r\n\r\n", b"a")
 
 
-def idle(port, stop, count=2000):
+def idle(port, stop, count=2000, address=None):
     socks = []
-    for _ in range(count):
+    for index in range(count):
         try:
-            socks.append(connect(port))
+            socks.append(connect_from(port, address) if address else connect(port, index))
         except OSError:
             break
     stop.wait()
     for s in socks:
         s.close()
+
+
+def one_address(port, stop, count=1000):
+    """1,000 connections from one address: all but 64 are closed by Herald as soon as accepted."""
+    socks = []
+    for _ in range(count):
+        try:
+            socks.append(connect_from(port, ONE_ADDRESS))
+        except OSError:
+            break
+    stop.wait()
+    kept = 0
+    for s in socks:
+        s.setblocking(False)
+        try:
+            kept += 1 if s.recv(1) else 0
+        except BlockingIOError:
+            kept += 1  # nothing to read and not closed: still open
+        except OSError:
+            pass
+        s.close()
+    one_address_kept.append(kept)
 
 
 def repeat(port, stop, payload):
@@ -137,6 +181,7 @@ ATTACKS = {
     "slowloris (300 conns trickling headers)": slowloris,
     "slow bodies (300 conns, 1 byte/s)": slow_bodies,
     "2,000 idle connections": idle,
+    "one address, 1,000 connections (per-address limit)": one_address,
     "oversized request lines (100 KB)": lambda p, s: repeat(p, s, b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"),
     "oversized headers (100 KB)": lambda p, s: repeat(p, s, b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 100_000 + b"\r\n\r\n"),
     "oversized bodies (declared 100 MB)": lambda p, s: repeat(
@@ -160,7 +205,7 @@ def main():
     failures = 0
     try:
         front = get(port, "/")
-        page = socket.create_connection(("127.0.0.1", port))
+        page = socket.create_connection(("127.0.0.1", port), source_address=(READER_ADDRESS, 0))
         page.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         html = b""
         while chunk := page.recv(65536):
@@ -194,13 +239,18 @@ def main():
             failures += 0 if ok else 1
             print(f"| {name} | {count} ({errors} failed) | {slowest:.1f} | {peak:.0f} | {'ok' if ok else 'FAIL'} |")
             time.sleep(0.5)
+        if one_address_kept:
+            limited = one_address_kept[0] <= PER_ADDRESS_LIMIT
+            failures += 0 if limited else 1
+            print(f"one address kept {one_address_kept[0]} connections open (limit {PER_ADDRESS_LIMIT}): "
+                  f"{'ok' if limited else 'FAIL'}")
         alive = proc.poll() is None and get(port, "/healthz")[0] == 200
         print(f"still serving after all attacks: {alive}")
         failures += 0 if alive else 1
     finally:
         proc.terminate()
         proc.wait(timeout=15)
-    print(f"{len(ATTACKS) + 1 - failures} passed, {failures} failed")
+    print(f"{len(ATTACKS) + 2 - failures} passed, {failures} failed")
     sys.exit(1 if failures else 0)
 
 
