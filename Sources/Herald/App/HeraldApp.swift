@@ -63,9 +63,12 @@ public final class HeraldApp: Sendable {
                 articles: articles, comments: comments, limiter: limiter, clock: configuration.clock,
                 perMinute: configuration.commentsPerMinute),
             pages: pages, page: articlePage)
+        let accountSettings = AccountSettingsController(accounts: accounts, views: views, hashingPool: hashingPool)
         // Every POST that survives login, fixed here once.
         let intents = PendingActions(
-            actions: likesController.resumableActions + [commentsController.postAction], codec: IntentCodec(keys: keys),
+            actions: likesController.resumableActions + [commentsController.postAction]
+                + accountSettings.resumableActions,
+            codec: IntentCodec(keys: keys),
             performed: PerformedIntentStore(database: database), clock: configuration.clock, log: log)
 
         var router = Router<RequestContext>()
@@ -74,6 +77,7 @@ public final class HeraldApp: Sendable {
             .addRoutes(to: &router)
         commentsController.addRoutes(to: &router, intents: intents)
         likesController.addRoutes(to: &router, intents: intents)
+        accountSettings.addRoutes(to: &router, intents: intents)
         AccountsController(
             accounts: accounts, views: views, hashingPool: hashingPool,
             afterLogin: AfterLogin(intents: intents, accounts: accounts)

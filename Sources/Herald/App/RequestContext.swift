@@ -19,6 +19,8 @@ public struct RequestContext: Sendable {
     public var clientAddress = ""
     /// The request came over HTTPS (directly, or from a trusted proxy saying so): cookies get `Secure`.
     public var isSecure = false
+    /// The page asked for (path and query), for the header's "Log in" and "Register" links.
+    public var requestTarget = "/"
 
     public init() {}
 

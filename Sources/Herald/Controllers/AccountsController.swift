@@ -20,7 +20,7 @@ struct AccountsController: Sendable {
     enum Kind: String { case login, register }
 
     func form(_ kind: Kind, _ request: Request, _ context: RequestContext) throws -> Response {
-        let next = LocalPath.validated(request.query["next"])
+        let next = NextPath.validated(request.query["next"])
         if context.user != nil { return .redirect(to: next ?? "/") }
         return try page(kind, request: request, context: context, next: next)
     }
@@ -28,7 +28,7 @@ struct AccountsController: Sendable {
     /// The fields both forms post: a name, a password, and where to go after (checked local).
     private func credentials(_ request: Request) throws -> (username: String, password: String, next: String?) {
         let form = try request.form()
-        return (form["username"] ?? "", form["password"] ?? "", LocalPath.validated(form["next"]))
+        return (form["username"] ?? "", form["password"] ?? "", NextPath.validated(form["next"]))
     }
 
     func logIn(_ request: Request, _ context: inout RequestContext) throws -> Response {
@@ -47,17 +47,24 @@ struct AccountsController: Sendable {
 
     func register(_ request: Request, _ context: inout RequestContext) throws -> Response {
         let (username, password, next) = try credentials(request)
-        switch try accounts.register(username: username, password: password, address: context.clientAddress) {
+        let email = try request.form()["email"]
+        switch try accounts.register(
+            username: username, password: password, email: email, address: context.clientAddress)
+        {
         case .registered(let user, let token):
             return try afterLogin.complete(request, &context, user: user, sessionToken: token, next: next)
         case .invalid(let problems):
             return try page(
-                .register, request: request, context: context, next: next, username: username, errors: problems,
-                status: .unprocessableContent)
+                .register, request: request, context: context, next: next, username: username, email: email,
+                errors: problems, status: .unprocessableContent)
         case .usernameTaken:
             return try page(
-                .register, request: request, context: context, next: next, username: username,
+                .register, request: request, context: context, next: next, username: username, email: email,
                 errors: ["The username “\(username)” is already taken. Please choose another."], status: .conflict)
+        case .emailTaken:
+            return try page(
+                .register, request: request, context: context, next: next, username: username, email: email,
+                errors: ["Another account already uses that email address."], status: .conflict)
         case .throttled(let seconds):
             throw Self.throttled(seconds, "Too many accounts were created from your network.")
         }
@@ -75,12 +82,13 @@ struct AccountsController: Sendable {
     /// The login or register page, with what is pending and any errors.
     func page(
         _ kind: Kind, request: Request, context: RequestContext, next: String?, username: String = "",
-        errors: [String] = [], status: HTTPStatus = .ok
+        email: String? = nil, errors: [String] = [], status: HTTPStatus = .ok
     ) throws -> Response {
         let pending = try afterLogin.pendingDescription(request)
         let otherPath = kind == .login ? "/register" : "/login"
         let model: [String: MustacheValue] = [
             "username": .string(username),
+            "email": .string(email ?? ""),
             "is_register": .bool(kind == .register),
             "next": next.map(MustacheValue.string) ?? .null,
             "errors": .list(errors.map(MustacheValue.string)),

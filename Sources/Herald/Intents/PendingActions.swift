@@ -81,8 +81,9 @@ final class PendingActions: Sendable {
         }
         let replay = Self.replayRequest(intent, from: request)
         do {
-            // The same handler a logged-in POST reaches: every check it makes is made again.
-            return try action.handler(replay, &context)
+            // The same handler a logged-in POST reaches (unless the action resumes otherwise):
+            // every check it makes is made again.
+            return try action.resume(replay, &context)
         } catch let error as HTTPError where error.status == .notFound {
             context.nextFlash = "What you started before logging in can no longer be done: \(error.message)"
             return .redirect(to: "/")

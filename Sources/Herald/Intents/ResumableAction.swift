@@ -4,6 +4,12 @@ import HTTP
 /// these strings are part of the cookie format: renaming one voids intents in flight).
 enum ResumableActionName: String, Sendable, CaseIterable {
     case like, unlike, comment
+    case changeEmail = "account-email"
+    case endOtherSessions = "account-end-others"
+    /// Forms that carry a password: captured without it, and after login the reader is sent
+    /// back to the form to type it again (SPEC: a password is never captured).
+    case changePassword = "account-password"
+    case deleteAccount = "account-delete"
 }
 
 /// A POST route declared resumable: when an anonymous reader sends it, it is captured
@@ -24,6 +30,9 @@ struct ResumableAction: Sendable {
     let keptFields: [String]
     /// The route's own handler: the one logged-in readers reach directly.
     let handler: Handler<RequestContext>
+    /// What is done after login; the handler itself unless the action says otherwise (a form
+    /// whose password was not kept sends the reader back to it).
+    let resume: Handler<RequestContext>
     /// Says what the reader was doing ("like “Title”"), looking the target up: throws 404 when
     /// it does not exist, so nothing is captured for an unknown article.
     let describe: @Sendable (Request) throws -> String
@@ -43,11 +52,13 @@ struct ResumableAction: Sendable {
             .keep(kept)
         },
         tooLarge: (@Sendable (Request, RequestContext) throws -> Response)? = nil,
+        resume: Handler<RequestContext>? = nil,
         handler: @escaping Handler<RequestContext>
     ) {
         self.name = name
         self.keptFields = keptFields
         self.handler = handler
+        self.resume = resume ?? handler
         self.describe = describe
         self.returnPath = returnPath
         self.check = check

@@ -10,6 +10,7 @@ struct ClientInfo: Middleware {
 
     func handle(_ request: Request, context: inout RequestContext, next: Next<RequestContext>) throws -> Response {
         context.clientAddress = request.remoteAddress
+        context.requestTarget = request.target
         context.isSecure = servedOverHTTPS
         if trustProxy {
             if request.headers["X-Forwarded-Proto"]?.lowercased() == "https" { context.isSecure = true }

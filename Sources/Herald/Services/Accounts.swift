@@ -17,15 +17,18 @@ public final class Accounts: Sendable {
         case registered(User, sessionToken: String)
         case invalid([String])
         case usernameTaken
+        case emailTaken
         case throttled(retryAfterSeconds: Int)
     }
 
     public let settings: AccountSettings
-    private let store: AccountStore
-    private let limiter: RateLimiter
-    private let rules: AccountRules
-    private let hashing: PasswordHashing
-    private let clock: Clock
+    // Internal, not private: the account's later life (Accounts+Settings.swift, +Roles, +Reset)
+    // extends this service in files of its own.
+    let store: AccountStore
+    let limiter: RateLimiter
+    let rules: AccountRules
+    let hashing: PasswordHashing
+    let clock: Clock
     /// A hash of nothing in particular, verified against when the username is unknown, so that
     /// a login for a missing account costs exactly what a wrong password costs. Made on first use
     /// (on the hashing pool), not at start-up, where it would cost ~100 ms.
@@ -44,7 +47,10 @@ public final class Accounts: Sendable {
         hashing = PasswordHashing(cost: settings.passwordCost)
     }
 
-    public func register(username: String, password: String, address: String) throws -> RegistrationOutcome {
+    /// A new account; `email` is optional (empty or nil: none).
+    public func register(username: String, password: String, email: String? = nil, address: String) throws
+        -> RegistrationOutcome
+    {
         let now = clock.now()
         // Every attempt counts, so the form cannot be used to probe for taken names without limit.
         let perAddress = RateLimiter.Rule(
@@ -53,19 +59,48 @@ public final class Accounts: Sendable {
         if case .retryAfter(let seconds) = try limiter.check(perAddress) {
             return .throttled(retryAfterSeconds: seconds)
         }
-        let problems = rules.usernameProblems(username) + rules.passwordProblems(password)
+        var problems = rules.usernameProblems(username) + rules.passwordProblems(password)
+        let typedEmail = email.flatMap { $0.unicodeScalars.allSatisfy(\.properties.isWhitespace) ? nil : $0 }
+        let normalizedEmail = typedEmail.flatMap(EmailAddress.normalized)
+        if typedEmail != nil && normalizedEmail == nil {
+            problems.append("That does not look like an email address (name@example.com). Leave it empty or check it.")
+        }
         guard problems.isEmpty else { return .invalid(problems) }
         if try store.credentials(username: username) != nil { return .usernameTaken }
+        if let normalizedEmail, try store.userID(email: normalizedEmail) != nil { return .emailTaken }
 
         let hash = try hashing.hash(password)
         guard let user = try store.createUser(username: username, passwordHash: hash, at: now) else {
             return .usernameTaken  // taken between the check and the insert
         }
+        if let normalizedEmail, try !store.setEmail(userID: user.id, to: normalizedEmail) {
+            // Taken between the check and now: the account stands, without the address.
+            return .registered(user, sessionToken: try startSession(for: user, now: now))
+        }
         return .registered(user, sessionToken: try startSession(for: user, now: now))
     }
 
     public func login(username: String, password: String, address: String) throws -> LoginOutcome {
-        let now = clock.now()
+        switch try checkPassword(username: username, password: password, address: address) {
+        case .failed: return .failed
+        case .throttled(let seconds): return .throttled(retryAfterSeconds: seconds)
+        case .matches(let user):
+            let now = clock.now()
+            try store.purgeExpiredSessions(
+                now: now, idleLimit: settings.sessionIdleSeconds, absoluteLimit: settings.sessionAbsoluteSeconds)
+            return .loggedIn(user, sessionToken: try startSession(for: user, now: now))
+        }
+    }
+
+    enum PasswordCheck {
+        case matches(User)
+        case failed
+        case throttled(retryAfterSeconds: Int)
+    }
+
+    /// Whether `password` is the account's, counted like a login: a wrong one counts toward the
+    /// limits per name and per address, whatever form it came from.
+    func checkPassword(username: String, password: String, address: String) throws -> PasswordCheck {
         let window = settings.loginWindowSeconds
         // Each attempt takes its place in both windows before the password is checked, so that
         // parallel guesses cannot all pass a count taken before any of them failed; a right
@@ -90,9 +125,7 @@ public final class Accounts: Sendable {
         if hashing.needsRehash(credentials.passwordHash) {
             try store.updatePasswordHash(userID: credentials.user.id, to: try hashing.hash(password))
         }
-        try store.purgeExpiredSessions(
-            now: now, idleLimit: settings.sessionIdleSeconds, absoluteLimit: settings.sessionAbsoluteSeconds)
-        return .loggedIn(credentials.user, sessionToken: try startSession(for: credentials.user, now: now))
+        return .matches(credentials.user)
     }
 
     /// The reader a session cookie belongs to, if the session is alive.
@@ -116,7 +149,7 @@ public final class Accounts: Sendable {
     }
 
     /// A new random token for `user`; only its SHA-256 is stored.
-    private func startSession(for user: User, now: Int) throws -> String {
+    func startSession(for user: User, now: Int) throws -> String {
         let token = Sodium.randomBytes(32)
         try store.createSession(tokenHash: Sodium.sha256(token), userID: user.id, at: now)
         return Sodium.base64URL(token)

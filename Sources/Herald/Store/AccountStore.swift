@@ -1,6 +1,6 @@
 /// Users and their sessions in SQL.
 public final class AccountStore: Sendable {
-    private let database: Database
+    let database: Database
 
     public init(database: Database) {
         self.database = database
@@ -27,8 +27,9 @@ public final class AccountStore: Sendable {
     public func credentials(username: String) throws -> (user: User, passwordHash: String)? {
         try database.withConnection { connection in
             try connection.query(
-                "SELECT id, username, password_hash FROM users WHERE username_key = ?", [.text(Self.key(username))])
-        }.first.map { (User(id: $0.int(0), username: $0.string(1)), $0.string(2)) }
+                "SELECT id, username, password_hash, roles FROM users WHERE username_key = ?",
+                [.text(Self.key(username))])
+        }.first.map { (User(id: $0.int(0), username: $0.string(1), roles: Roles(rawValue: $0.int(3))), $0.string(2)) }
     }
 
     public func updatePasswordHash(userID: Int, to hash: String) throws {
@@ -56,7 +57,7 @@ public final class AccountStore: Sendable {
         let row = try database.withConnection { connection in
             try connection.query(
                 """
-                SELECT users.id, users.username, sessions.created_at, sessions.last_seen_at
+                SELECT users.id, users.username, sessions.created_at, sessions.last_seen_at, users.roles
                 FROM sessions JOIN users ON users.id = sessions.user_id WHERE sessions.token_hash = ?
                 """, [.blob(tokenHash)]
             ).first
@@ -75,7 +76,7 @@ public final class AccountStore: Sendable {
                     [.integer(Int64(now)), .blob(tokenHash)])
             }
         }
-        return User(id: row.int(0), username: row.string(1))
+        return User(id: row.int(0), username: row.string(1), roles: Roles(rawValue: row.int(4)))
     }
 
     public func deleteSession(tokenHash: [UInt8]) throws {

@@ -88,6 +88,20 @@ enum Migrations {
         CREATE INDEX rate_limit_events_scope ON rate_limit_events (scope, at);
         DROP TABLE throttle_events;
         """,
+        // 6: roles (a bit set: 1 editor, 2 moderator, 4 admin), an optional unique email, and
+        // password-reset tokens (only their SHA-256 is stored; single use, one hour).
+        """
+        ALTER TABLE users ADD COLUMN roles {int} NOT NULL DEFAULT 0;
+        ALTER TABLE users ADD COLUMN email TEXT;
+        CREATE UNIQUE INDEX users_email ON users (email);
+        CREATE TABLE password_resets (
+            token_hash {blob} PRIMARY KEY,
+            user_id {int} NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            created_at {int} NOT NULL,
+            expires_at {int} NOT NULL
+        );
+        CREATE INDEX password_resets_user ON password_resets (user_id);
+        """,
     ]
 
     static var latestVersion: Int { steps.count }

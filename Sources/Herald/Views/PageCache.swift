@@ -21,6 +21,9 @@ final class PageCache: Sendable {
     static let nameMarker = "reader-marker-" + Sodium.hex(Sodium.randomBytes(16))
     private static let markerBytes = Array(tokenMarker.utf8)
     private static let nameMarkerBytes = Array(nameMarker.utf8)
+    /// Where the header's Log in and Register links bring the reader back to: their own address.
+    static let hereMarker = "here-marker-" + Sodium.hex(Sodium.randomBytes(16))
+    private static let hereMarkerBytes = Array(hereMarker.utf8)
 
     private struct Entry {
         let writeCount: Int
@@ -33,10 +36,16 @@ final class PageCache: Sendable {
     }
 
     private struct Slot {
-        enum Value { case token, name }
+        enum Value { case token, name, here }
         let offset: Int
         let value: Value
-        var length: Int { value == .token ? markerBytes.count : nameMarkerBytes.count }
+        var length: Int {
+            switch value {
+            case .token: markerBytes.count
+            case .name: nameMarkerBytes.count
+            case .here: hereMarkerBytes.count
+            }
+        }
     }
 
     private let database: Database
@@ -64,6 +73,7 @@ final class PageCache: Sendable {
             var markerContext = context
             markerContext.csrf = CSRFBinding(fixedToken: Self.tokenMarker)
             if context.user != nil { markerContext.user = User(id: 0, username: Self.nameMarker) }
+            markerContext.requestTarget = Self.hereMarker
             let response = try render(markerContext)
             entry = Entry(
                 writeCount: writeCount, renderedAt: now, response: response, slots: Self.slots(in: response.body))
@@ -81,19 +91,27 @@ final class PageCache: Sendable {
             let name =
                 entry.slots.contains { $0.value == .name }
                 ? (context.user.map { Array(escapeHTML($0.username).utf8) } ?? Self.nameMarkerBytes) : []
-            response.body = Self.filling(entry.slots, of: response.body, token: token, name: name)
+            let here =
+                entry.slots.contains { $0.value == .here } ? Array(Views.here(context.requestTarget).utf8) : []
+            response.body = Self.filling(entry.slots, of: response.body, token: token, name: name, here: here)
         }
         return response
     }
 
     /// The body with each slot's marker replaced by the reader's value.
-    private static func filling(_ slots: [Slot], of body: [UInt8], token: [UInt8], name: [UInt8]) -> [UInt8] {
+    private static func filling(_ slots: [Slot], of body: [UInt8], token: [UInt8], name: [UInt8], here: [UInt8])
+        -> [UInt8]
+    {
         var out: [UInt8] = []
-        out.reserveCapacity(body.count + slots.count * max(token.count, name.count))
+        out.reserveCapacity(body.count + slots.count * max(token.count, name.count, here.count))
         var start = 0
         for slot in slots {
             out.append(contentsOf: body[start..<slot.offset])
-            out.append(contentsOf: slot.value == .token ? token : name)
+            switch slot.value {
+            case .token: out.append(contentsOf: token)
+            case .name: out.append(contentsOf: name)
+            case .here: out.append(contentsOf: here)
+            }
             start = slot.offset + slot.length
         }
         out.append(contentsOf: body[start...])
@@ -103,7 +121,7 @@ final class PageCache: Sendable {
     /// Every marker in `body`, in order.
     private static func slots(in body: [UInt8]) -> [Slot] {
         var slots: [Slot] = []
-        for (marker, value) in [(markerBytes, Slot.Value.token), (nameMarkerBytes, .name)] {
+        for (marker, value) in [(markerBytes, Slot.Value.token), (nameMarkerBytes, .name), (hereMarkerBytes, .here)] {
             var start = 0
             while let found = offset(of: marker, in: body, from: start) {
                 slots.append(Slot(offset: found, value: value))

@@ -26,10 +26,19 @@ public struct Views: Sendable {
         values["reader_name"] = context.readerName.map(MustacheValue.string) ?? .null
         values["flash"] = context.flash.map(MustacheValue.string) ?? .null
         values["csrf_token"] = .string(context.csrfToken)
+        // A page rendered for the cache carries the marker, filled in for each reader as it is served.
+        let target = context.requestTarget
+        values["here"] = .string(target == PageCache.hereMarker ? target : Self.here(target))
         var body: [UInt8] = []
         body.reserveCapacity(8192)
         try library.render(template, .dictionary(MustacheDictionary(values)), into: &body)
         return .html(body, status: status)
+    }
+
+    /// `?next=…` for the header's Log in and Register links: the page being shown, when a reader
+    /// may be sent back to it (not from the login pages themselves).
+    static func here(_ target: String) -> String {
+        NextPath.validated(target).map { "?next=" + PercentEncoding.encode($0) } ?? ""
     }
 
     /// Any non-HTML document rendered from a template (the Atom feed).
