@@ -30,7 +30,7 @@ import Testing
         #expect(location == "/articles/\(slug)#comment-\(id)")
         let page = try reader.get("/articles/\(slug)").text
         #expect(page.contains("id=\"comment-\(id)\""))
-        #expect(page.contains("<span class=\"author\">commenter</span>"))
+        #expect(page.contains("<a class=\"author\" href=\"/users/commenter\">commenter</a>"))
         #expect(page.contains("<p>First line\nsecond line</p>"))
         #expect(page.contains("<p>A new paragraph.</p>"))
         #expect(page.contains("action=\"/comments/\(id)/delete\""))

@@ -2,6 +2,8 @@
 public enum Command: Sendable, Equatable {
     case serve
     case importFeeds(files: [String])
+    /// `herald users list|grant|revoke|reset-link …`, its words as given.
+    case users([String])
     case help
 }
 
@@ -16,6 +18,8 @@ public enum CommandLineArguments {
                             [--dev] [--no-demo] [--threads N] [--head-deadline SECONDS]
                             [--max-connections-per-address N]
                herald import [--data ./data] [--database postgres://…] FILE…    (Atom, RSS 2.0 or JSON Feed; '-' = stdin)
+               herald users [--data ./data] [--database postgres://…] list | grant NAME ROLE | revoke NAME ROLE
+                            | reset-link NAME                           (ROLE: editor, moderator, admin)
 
         environment: HERALD_HOST, HERALD_PORT, HERALD_DATA, HERALD_DATABASE_URL, HERALD_ROOT, HERALD_THREADS, HERALD_BASE_URL,
                      HERALD_HEAD_DEADLINE_SECONDS, HERALD_MAX_CONNECTIONS_PER_ADDRESS,
@@ -65,6 +69,11 @@ public enum CommandLineArguments {
         case "import":
             guard !files.isEmpty else { throw UsageError(description: "import needs at least one FILE (or '-')") }
             return (.importFeeds(files: files), configuration)
+        case "users":
+            guard !files.isEmpty else {
+                throw UsageError(description: "users needs a command: list, grant, revoke, reset-link")
+            }
+            return (.users(files), configuration)
         case "help", "-h", "--help":
             return (.help, configuration)
         default:
@@ -115,6 +124,8 @@ public enum CommandLineArguments {
             environment["HERALD_REGISTRATIONS_PER_ADDRESS"], to: &configuration.accounts.registrationsPerAddress)
         try applyLimit(
             environment["HERALD_REGISTRATION_WINDOW_SECONDS"], to: &configuration.accounts.registrationWindowSeconds)
+        try applyLimit(environment["HERALD_RESETS_PER_ADDRESS"], to: &configuration.accounts.resetsPerAddress)
+        try applyLimit(environment["HERALD_RESETS_PER_EMAIL"], to: &configuration.accounts.resetsPerEmail)
         try applyLimit(environment["HERALD_HASHING_THREADS"], to: &configuration.accounts.hashingThreads)
         try applyLimit(environment["HERALD_COMMENTS_PER_MINUTE"], to: &configuration.commentsPerMinute)
     }

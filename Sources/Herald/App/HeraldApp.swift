@@ -78,10 +78,11 @@ public final class HeraldApp: Sendable {
         commentsController.addRoutes(to: &router, intents: intents)
         likesController.addRoutes(to: &router, intents: intents)
         accountSettings.addRoutes(to: &router, intents: intents)
-        AccountsController(
-            accounts: accounts, views: views, hashingPool: hashingPool,
-            afterLogin: AfterLogin(intents: intents, accounts: accounts)
-        ).addRoutes(to: &router)
+        let afterLogin = AfterLogin(intents: intents, accounts: accounts)
+        AccountsController(accounts: accounts, views: views, hashingPool: hashingPool, afterLogin: afterLogin)
+            .addRoutes(to: &router)
+        ProfilesController(profiles: Profiles(store: ProfileStore(database: database)), views: views)
+            .addRoutes(to: &router)
         IntentController(intents: intents).addRoutes(to: &router)
         FeedController(pages: pages, views: views, baseURL: configuration.baseURL).addRoutes(to: &router)
         StaticController(files: try StaticFiles(root: configuration.publicDirectory)).addRoutes(to: &router)

@@ -22,6 +22,8 @@ public enum HeraldMain {
             return serve(configuration, log: log)
         case .importFeeds(let files):
             return FeedImportCommand.run(files: files, configuration: configuration)
+        case .users(let words):
+            return UsersCommand.run(words, configuration: configuration)
         }
     }
 

@@ -17,6 +17,10 @@ public struct AccountSettings: Sendable {
     public var loginWindowSeconds = 15 * 60
     public var registrationsPerAddress = 300
     public var registrationWindowSeconds = 3_600
+    /// Password-reset requests per client address and per email address, per window.
+    public var resetsPerAddress = 10
+    public var resetsPerEmail = 3
+    public var resetWindowSeconds = 3_600
 
     public init() {}
 }

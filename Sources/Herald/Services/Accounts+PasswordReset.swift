@@ -1,0 +1,78 @@
+/// Password reset by a single-use link: a 256-bit token of which only the SHA-256 is stored,
+/// live for an hour, voided with every other token of the account when the password changes.
+extension Accounts {
+    static let resetLinkLifetime = 3_600
+
+    public enum ResetRequest: Sendable, Equatable {
+        /// A link for the account using that address; nil when no account does (the caller
+        /// answers the same either way).
+        case requested(token: String?, username: String?)
+        case invalidAddress
+        case throttled(retryAfterSeconds: Int)
+    }
+
+    public enum Reset: Sendable, Equatable {
+        /// Set; every session of the account ended, and a new one started for the reader.
+        case reset(User, sessionToken: String)
+        case invalid([String])
+        /// Unknown, used or expired.
+        case noSuchLink
+    }
+
+    /// `/password/forgot`: a link for the account that uses `email`, limited per client address and
+    /// per address asked about. The same work is done whether or not an account uses it.
+    public func requestPasswordReset(email text: String, address: String) throws -> ResetRequest {
+        guard let email = EmailAddress.normalized(text) else { return .invalidAddress }
+        let window = settings.resetWindowSeconds
+        if case .retryAfter(let seconds) = try limiter.check(
+            .init(
+                "reset-address:" + ClientAddressKey.key(for: address), limit: settings.resetsPerAddress, window: window),
+            .init("reset-email:" + email, limit: settings.resetsPerEmail, window: window))
+        {
+            return .throttled(retryAfterSeconds: seconds)
+        }
+        let (token, hash) = Self.newResetToken()
+        guard let userID = try store.userID(email: email), let account = try store.account(id: userID) else {
+            return .requested(token: nil, username: nil)
+        }
+        let now = clock.now()
+        try store.createPasswordReset(
+            tokenHash: hash, userID: userID, now: now, expiresAt: now + Self.resetLinkLifetime)
+        return .requested(token: token, username: account.user.username)
+    }
+
+    /// A link for an operator to hand over (`herald users reset-link NAME`); nil for an unknown name.
+    public func passwordResetToken(for username: String) throws -> String? {
+        guard let account = try store.account(named: username) else { return nil }
+        let (token, hash) = Self.newResetToken()
+        let now = clock.now()
+        try store.createPasswordReset(
+            tokenHash: hash, userID: account.user.id, now: now, expiresAt: now + Self.resetLinkLifetime)
+        return token
+    }
+
+    /// Whether a link is live (for showing its form).
+    public func isLiveResetLink(_ token: String) throws -> Bool {
+        guard let hash = Self.tokenHash(token) else { return false }
+        return try store.passwordResetUser(tokenHash: hash, now: clock.now()) != nil
+    }
+
+    /// Sets the new password through a live link, ends every session of the account and
+    /// logs the reader in.
+    public func resetPassword(token: String, to new: String) throws -> Reset {
+        guard let hash = Self.tokenHash(token), try store.passwordResetUser(tokenHash: hash, now: clock.now()) != nil
+        else { return .noSuchLink }
+        let problems = rules.passwordProblems(new)
+        guard problems.isEmpty else { return .invalid(problems) }
+        let now = clock.now()
+        guard let userID = try store.resetPassword(tokenHash: hash, to: try hashing.hash(new), now: now),
+            let account = try store.account(id: userID)
+        else { return .noSuchLink }
+        return .reset(account.user, sessionToken: try startSession(for: account.user, now: now))
+    }
+
+    private static func newResetToken() -> (token: String, hash: [UInt8]) {
+        let bytes = Sodium.randomBytes(32)
+        return (Sodium.base64URL(bytes), Sodium.sha256(bytes))
+    }
+}
