@@ -111,12 +111,13 @@ import Testing
 
     @Test func textFromTheDatabaseIsEscaped() throws {
         let app = try TestApp(demo: false)
-        _ = try app.app.articles.importArticles([
-            IncomingArticle(
-                sourceID: "x1", title: "<script>alert(\"x\")</script> & 'friends'", summary: "<b>bold</b>",
-                body: "<img src=x onerror=alert(1)>\n\nSecond & last", author: "A <b>", section: "world",
-                publishedAt: 1_700_000_000)
-        ])
+        _ = try app.app.articles.importArticles(
+            [
+                IncomingArticle(
+                    sourceID: "x1", title: "<script>alert(\"x\")</script> & 'friends'", summary: "<b>bold</b>",
+                    body: "<img src=x onerror=alert(1)>\n\nSecond & last", author: "A <b>", section: "world",
+                    publishedAt: 1_700_000_000)
+            ], now: app.app.configuration.clock.now())
         let client = app.client()
         let front = try client.get("/").text
         #expect(!front.contains("<script>alert"))
@@ -131,11 +132,12 @@ import Testing
     @Test func reimportedTextShowsAtOnce() throws {
         let app = try TestApp(demo: false)
         func importBody(_ body: String) throws {
-            _ = try app.app.articles.importArticles([
-                IncomingArticle(
-                    sourceID: "same", title: "Changing story", summary: "s", body: body, author: "A",
-                    section: "world", publishedAt: 1_700_000_000)
-            ])
+            _ = try app.app.articles.importArticles(
+                [
+                    IncomingArticle(
+                        sourceID: "same", title: "Changing story", summary: "s", body: body, author: "A",
+                        section: "world", publishedAt: 1_700_000_000)
+                ], now: app.app.configuration.clock.now())
         }
         try importBody("First version of the story.")
         let client = app.client()

@@ -54,10 +54,13 @@ import Testing
     @Test func importIsIdempotentAndUpdatesInPlace() throws {
         try withDatabase { database, _ in
             let store = ArticleStore(database: database)
-            #expect(try store.importArticles([incoming("a"), incoming("b", title: "Other")]) == [.added, .added])
+            let now = Clock.system.now()
             #expect(
-                try store.importArticles([incoming("a"), incoming("b", title: "Other")]) == [.unchanged, .unchanged])
-            #expect(try store.importArticles([incoming("a", title: "A new title")]) == [.updated])
+                try store.importArticles([incoming("a"), incoming("b", title: "Other")], now: now) == [.added, .added])
+            #expect(
+                try store.importArticles([incoming("a"), incoming("b", title: "Other")], now: now)
+                    == [.unchanged, .unchanged])
+            #expect(try store.importArticles([incoming("a", title: "A new title")], now: now) == [.updated])
             let page = try store.page(1, size: 10)
             #expect(page.articles.count == 2)
             #expect(page.articles.contains { $0.title == "A new title" && $0.slug == "a-title" })
@@ -67,7 +70,8 @@ import Testing
     @Test func slugsStayUnique() throws {
         try withDatabase { database, _ in
             let store = ArticleStore(database: database)
-            _ = try store.importArticles((1...3).map { incoming("id\($0)", title: "Same Title!") })
+            _ = try store.importArticles(
+                (1...3).map { incoming("id\($0)", title: "Same Title!") }, now: Clock.system.now())
             let slugs = try store.page(1, size: 10).articles.map(\.slug).sorted()
             #expect(slugs == ["same-title", "same-title-2", "same-title-3"])
         }
@@ -99,7 +103,8 @@ import Testing
     @Test func paginationReportsOlderPagesWithoutCounting() throws {
         try withDatabase { database, _ in
             let store = ArticleStore(database: database)
-            _ = try store.importArticles((1...5).map { incoming("n\($0)", title: "Story \($0)", at: 1000 + $0) })
+            _ = try store.importArticles(
+                (1...5).map { incoming("n\($0)", title: "Story \($0)", at: 1000 + $0) }, now: Clock.system.now())
             let first = try store.page(1, size: 2)
             #expect(first.articles.map(\.title) == ["Story 5", "Story 4"])
             #expect(first.hasOlder)
@@ -113,15 +118,16 @@ import Testing
     @Test func concurrentReadersWithAWriter() throws {
         try withDatabase { database, _ in
             let store = ArticleStore(database: database)
-            _ = try store.importArticles((1...30).map { incoming("base\($0)", title: "Base \($0)", at: $0) })
+            _ = try store.importArticles(
+                (1...30).map { incoming("base\($0)", title: "Base \($0)", at: $0) }, now: Clock.system.now())
             let failures = Failures()
             DispatchQueue.concurrentPerform(iterations: 6) { worker in
                 for round in 0..<40 {
                     do {
                         if worker == 0 {
-                            _ = try store.importArticles([
-                                incoming("w\(round)", title: "Written \(round)", at: 100 + round)
-                            ])
+                            _ = try store.importArticles(
+                                [incoming("w\(round)", title: "Written \(round)", at: 100 + round)],
+                                now: Clock.system.now())
                         } else {
                             let page = try store.page(1, size: 20)
                             if page.articles.count != 20 { failures.add("short page") }

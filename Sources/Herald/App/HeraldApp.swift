@@ -45,7 +45,8 @@ public final class HeraldApp: Sendable {
 
         if configuration.loadDemoContent, try articles.isEmpty() {
             do {
-                let added = try DemoContent.load(from: configuration.contentDirectory, into: articles)
+                let added = try DemoContent.load(
+                    from: configuration.contentDirectory, into: articles, now: configuration.clock.now())
                 log.info("loaded \(added) demo articles into the new database")
             } catch StoreError.constraint {
                 // Several servers started on one new shared database: another one loaded them first.

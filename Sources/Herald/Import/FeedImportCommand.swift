@@ -22,7 +22,7 @@ enum FeedImportCommand {
             do {
                 let data = try read(file)
                 let entries = try FeedParser.parse(data, name: file == "-" ? "stdin" : file)
-                let outcomes = try store.importArticles(entries)
+                let outcomes = try store.importArticles(entries, now: configuration.clock.now())
                 let added = outcomes.filter { $0 == .added }.count
                 let updated = outcomes.filter { $0 == .updated }.count
                 let skipped = outcomes.filter { $0 == .unchanged }.count

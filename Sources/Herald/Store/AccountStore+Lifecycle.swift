@@ -165,11 +165,11 @@ public struct StoredAccount: Sendable, Equatable {
     public var email: String?
     public var createdAt: Int
 
-    static let columns = "id, username, roles, email, created_at"
+    static let columns = User.columns + ", users.email, users.created_at"
 
     init(row: SQLRow) {
-        user = User(id: row.int(0), username: row.string(1), roles: Roles(rawValue: row.int(2)))
-        roles = Roles(rawValue: row.int(2))
+        user = User(row: row)
+        roles = user.roles
         email = row[3] == .null ? nil : row.string(3)
         createdAt = row.int(4)
     }

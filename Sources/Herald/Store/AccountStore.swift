@@ -27,9 +27,9 @@ public final class AccountStore: Sendable {
     public func credentials(username: String) throws -> (user: User, passwordHash: String)? {
         try database.withConnection { connection in
             try connection.query(
-                "SELECT id, username, password_hash, roles FROM users WHERE username_key = ?",
+                "SELECT \(User.columns), users.password_hash FROM users WHERE users.username_key = ?",
                 [.text(Self.key(username))])
-        }.first.map { (User(id: $0.int(0), username: $0.string(1), roles: Roles(rawValue: $0.int(3))), $0.string(2)) }
+        }.first.map { (User(row: $0), $0.string(3)) }
     }
 
     public func updatePasswordHash(userID: Int, to hash: String) throws {
@@ -57,14 +57,14 @@ public final class AccountStore: Sendable {
         let row = try database.withConnection { connection in
             try connection.query(
                 """
-                SELECT users.id, users.username, sessions.created_at, sessions.last_seen_at, users.roles
+                SELECT \(User.columns), sessions.created_at, sessions.last_seen_at
                 FROM sessions JOIN users ON users.id = sessions.user_id WHERE sessions.token_hash = ?
                 """, [.blob(tokenHash)]
             ).first
         }
         guard let row else { return nil }
-        let createdAt = row.int(2)
-        let lastSeenAt = row.int(3)
+        let createdAt = row.int(3)
+        let lastSeenAt = row.int(4)
         guard now - lastSeenAt < idleLimit, now - createdAt < absoluteLimit else {
             try deleteSession(tokenHash: tokenHash)
             return nil
@@ -76,7 +76,7 @@ public final class AccountStore: Sendable {
                     [.integer(Int64(now)), .blob(tokenHash)])
             }
         }
-        return User(id: row.int(0), username: row.string(1), roles: Roles(rawValue: row.int(4)))
+        return User(row: row)
     }
 
     public func deleteSession(tokenHash: [UInt8]) throws {

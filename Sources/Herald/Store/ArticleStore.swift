@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Articles in SQL, behind a Swift API the services use. Knows nothing of HTTP or views.
 public final class ArticleStore: Sendable {
     private let database: Database
@@ -10,21 +6,16 @@ public final class ArticleStore: Sendable {
         self.database = database
     }
 
-    private static let listColumns =
-        "id, slug, title, summary, '', author, section, published_at, like_count, comment_count"
-    private static let allColumns =
-        "id, slug, title, summary, body, author, section, published_at, like_count, comment_count"
-
     /// One page of the front page, newest first, plus whether an older page exists.
     /// Reads `size + 1` rows instead of counting the table: no full scan per request.
     public func page(_ number: Int, size: Int) throws -> (articles: [Article], hasOlder: Bool) {
         let offset = (number - 1) * size
         let rows = try database.withConnection { connection in
             try connection.query(
-                "SELECT \(Self.listColumns) FROM articles ORDER BY published_at DESC, id DESC LIMIT ? OFFSET ?",
+                "SELECT \(Article.listColumns) FROM articles ORDER BY published_at DESC, id DESC LIMIT ? OFFSET ?",
                 [.integer(Int64(size + 1)), .integer(Int64(offset))])
         }
-        let articles = rows.prefix(size).map(Self.article)
+        let articles = rows.prefix(size).map(Article.init(row:))
         return (articles, rows.count > size)
     }
 
@@ -32,15 +23,15 @@ public final class ArticleStore: Sendable {
     public func newest(limit: Int) throws -> [Article] {
         try database.withConnection { connection in
             try connection.query(
-                "SELECT \(Self.allColumns) FROM articles ORDER BY published_at DESC, id DESC LIMIT ?",
+                "SELECT \(Article.columns) FROM articles ORDER BY published_at DESC, id DESC LIMIT ?",
                 [.integer(Int64(limit))])
-        }.map(Self.article)
+        }.map(Article.init(row:))
     }
 
     public func article(slug: String) throws -> Article? {
         try database.withConnection { connection in
-            try connection.query("SELECT \(Self.allColumns) FROM articles WHERE slug = ?", [.text(slug)])
-        }.first.map(Self.article)
+            try connection.query("SELECT \(Article.columns) FROM articles WHERE slug = ?", [.text(slug)])
+        }.first.map(Article.init(row:))
     }
 
     public func slug(id: Int) throws -> String? {
@@ -55,25 +46,22 @@ public final class ArticleStore: Sendable {
 
     public enum ImportOutcome: Sendable, Equatable { case added, updated, unchanged }
 
-    /// Adds or updates a batch in one transaction: all of it lands, or none.
-    public func importArticles(_ incoming: [IncomingArticle]) throws -> [ImportOutcome] {
+    /// Adds or updates a batch in one transaction: all of it lands, or none. `now` (seconds since
+    /// 1970, from the app's `Clock`) is stored as the changed articles' `updated_at`.
+    public func importArticles(_ incoming: [IncomingArticle], now: Int) throws -> [ImportOutcome] {
         try database.write { connection in
-            try incoming.map { try Self.upsert($0, connection) }
+            try incoming.map { try Self.upsert($0, now: Int64(now), connection) }
         }
     }
 
-    private static func upsert(_ article: IncomingArticle, _ connection: any SQLConnection) throws -> ImportOutcome {
-        let now = Int64(time(nil))
+    private static func upsert(
+        _ article: IncomingArticle, now: Int64, _ connection: any SQLConnection
+    ) throws -> ImportOutcome {
         let existing = try connection.query(
-            "SELECT id, title, summary, body, author, section, published_at FROM articles WHERE source_id = ?",
-            [.text(article.sourceID)]
-        ).first
+            "SELECT \(Article.columns) FROM articles WHERE source_id = ?", [.text(article.sourceID)]
+        ).first.map(Article.init(row:))
         if let existing {
-            let same =
-                existing.string(1) == article.title && existing.string(2) == article.summary
-                && existing.string(3) == article.body && existing.string(4) == article.author
-                && existing.string(5) == article.section && existing.int(6) == article.publishedAt
-            if same { return .unchanged }
+            if existing.matches(article) { return .unchanged }
             try connection.query(
                 """
                 UPDATE articles SET title = ?, summary = ?, body = ?, author = ?, section = ?, published_at = ?,
@@ -82,7 +70,7 @@ public final class ArticleStore: Sendable {
                 [
                     .text(article.title), .text(article.summary), .text(article.body), .text(article.author),
                     .text(article.section), .integer(Int64(article.publishedAt)), .integer(now),
-                    .integer(Int64(existing.int(0))),
+                    .integer(Int64(existing.id)),
                 ])
             return .updated
         }
@@ -110,12 +98,5 @@ public final class ArticleStore: Sendable {
             suffix += 1
         }
         return candidate
-    }
-
-    static func article(_ row: SQLRow) -> Article {
-        Article(
-            id: row.int(0), slug: row.string(1), title: row.string(2), summary: row.string(3), body: row.string(4),
-            author: row.string(5), section: row.string(6), publishedAt: row.int(7), likeCount: row.int(8),
-            commentCount: row.int(9))
     }
 }

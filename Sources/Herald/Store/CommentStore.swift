@@ -34,12 +34,9 @@ public final class CommentStore: Sendable {
     public func comments(articleID: Int, limit: Int = 500) throws -> [Comment] {
         try database.withConnection { connection in
             try connection.query(
-                """
-                SELECT c.id, c.article_id, c.user_id, u.username, c.body, c.created_at
-                FROM comments c JOIN users u ON u.id = c.user_id
-                WHERE c.article_id = ? ORDER BY c.id LIMIT ?
-                """, [.integer(Int64(articleID)), .integer(Int64(limit))])
-        }.map(Self.comment)
+                "\(Comment.selection) WHERE comments.article_id = ? ORDER BY comments.id LIMIT ?",
+                [.integer(Int64(articleID)), .integer(Int64(limit))])
+        }.map(Comment.init(row:))
     }
 
     /// Whether `userID` has a comment under the article (their view of it then has delete forms).
@@ -54,12 +51,8 @@ public final class CommentStore: Sendable {
 
     public func comment(id: Int) throws -> Comment? {
         try database.withConnection { connection in
-            try connection.query(
-                """
-                SELECT c.id, c.article_id, c.user_id, u.username, c.body, c.created_at
-                FROM comments c JOIN users u ON u.id = c.user_id WHERE c.id = ?
-                """, [.integer(Int64(id))])
-        }.first.map(Self.comment)
+            try connection.query("\(Comment.selection) WHERE comments.id = ?", [.integer(Int64(id))])
+        }.first.map(Comment.init(row:))
     }
 
     /// Deletes the comment if `userID` wrote it; false when it is someone else's or gone.
@@ -75,11 +68,5 @@ public final class CommentStore: Sendable {
                 "UPDATE articles SET comment_count = comment_count - 1 WHERE id = ?", [.integer(Int64(articleID))])
             return true
         }
-    }
-
-    private static func comment(_ row: SQLRow) -> Comment {
-        Comment(
-            id: row.int(0), articleID: row.int(1), userID: row.int(2), author: row.string(3), body: row.string(4),
-            createdAt: row.int(5))
     }
 }

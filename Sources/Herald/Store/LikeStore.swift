@@ -51,11 +51,10 @@ public final class LikeStore: Sendable {
         try database.withConnection { connection in
             try connection.query(
                 """
-                SELECT a.id, a.slug, a.title, a.summary, '', a.author, a.section, a.published_at, a.like_count,
-                a.comment_count FROM likes l JOIN articles a ON a.id = l.article_id
-                WHERE l.user_id = ? ORDER BY l.liked_at DESC, l.article_id DESC LIMIT ?
+                SELECT \(Article.listColumns) FROM likes JOIN articles ON articles.id = likes.article_id
+                WHERE likes.user_id = ? ORDER BY likes.liked_at DESC, likes.article_id DESC LIMIT ?
                 """, [.integer(Int64(userID)), .integer(Int64(limit))])
-        }.map(ArticleStore.article)
+        }.map(Article.init(row:))
     }
 
     /// The number of like rows for an article (what `like_count` must equal).

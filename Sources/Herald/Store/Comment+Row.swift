@@ -1,0 +1,16 @@
+/// How a comment is read from SQL: the one selection and the one row mapping `CommentStore` uses.
+extension Comment {
+    /// The columns `init(row:)` reads, in its order, from comments joined to their authors;
+    /// callers append their `WHERE` clause.
+    static let selection = """
+        SELECT comments.id, comments.article_id, comments.user_id, users.username, comments.body, comments.created_at
+        FROM comments JOIN users ON users.id = comments.user_id
+        """
+
+    /// A comment from a row selected with `selection`.
+    init(row: SQLRow) {
+        self.init(
+            id: row.int(0), articleID: row.int(1), userID: row.int(2), author: row.string(3), body: row.string(4),
+            createdAt: row.int(5))
+    }
+}
