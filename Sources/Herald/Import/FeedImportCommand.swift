@@ -1,5 +1,4 @@
 import Foundation
-import HTTP
 
 /// `herald import FILE…`: each file in one transaction; a broken file is reported
 /// with its name and reason and leaves nothing behind; the exit status says if any failed.

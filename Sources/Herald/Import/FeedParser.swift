@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reads a syndication feed (Atom, RSS 2.0 or JSON Feed) into articles ready to import.
 ///
 /// All or nothing: a feed that is malformed anywhere throws, so an import never stores half a feed

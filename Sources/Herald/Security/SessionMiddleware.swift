@@ -17,19 +17,8 @@ struct SessionMiddleware: Middleware {
         var response = try next(request, &context)
         // Only when the handler did not set a new session itself (login).
         if staleCookie && !response.setsCookie(CookieNames.session) {
-            response.setCookie(.heraldExpired(CookieNames.session, secure: context.isSecure))
+            response.setCookie(.expired(CookieNames.session, secure: context.isSecure))
         }
         return response
-    }
-}
-
-extension Response {
-    func setsCookie(_ name: String) -> Bool {
-        headers.values(for: "Set-Cookie").contains { $0.hasPrefix(name + "=") }
-    }
-
-    /// Tells the browser to drop cookie `name`, when the request shows it has one.
-    mutating func expireCookie(_ name: String, sentIn request: Request, secure: Bool) {
-        if request.cookies[name] != nil { setCookie(.heraldExpired(name, secure: secure)) }
     }
 }

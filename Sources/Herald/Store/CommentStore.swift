@@ -1,13 +1,3 @@
-/// A comment as shown under its article.
-public struct Comment: Sendable, Equatable {
-    public var id: Int
-    public var articleID: Int
-    public var userID: Int
-    public var author: String
-    public var body: String
-    public var createdAt: Int
-}
-
 /// Comments in SQL; each change updates the article's `comment_count` in the same transaction.
 public final class CommentStore: Sendable {
     private let database: Database

@@ -1,9 +1,5 @@
 internal import CSQLite
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// One SQLite connection with its cache of prepared statements.
 ///
 /// Not thread-safe: a connection is used by one thread at a time, handed out by `Database`.

@@ -1,0 +1,9 @@
+/// A comment as shown under its article.
+public struct Comment: Sendable, Equatable {
+    public var id: Int
+    public var articleID: Int
+    public var userID: Int
+    public var author: String
+    public var body: String
+    public var createdAt: Int
+}
