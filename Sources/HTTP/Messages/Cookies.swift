@@ -9,8 +9,8 @@ public struct RequestCookies: Sendable {
     public init(header: String) {
         for piece in header.utf8.split(separator: UInt8(ascii: ";")) {
             guard let equals = piece.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let name = trimmed(piece[piece.startIndex..<equals])
-            var value = trimmed(piece[piece.index(after: equals)...])
+            let name = piece[piece.startIndex..<equals].trimmingASCII(where: ASCII.isSpaceOrTab)
+            var value = piece[piece.index(after: equals)...].trimmingASCII(where: ASCII.isSpaceOrTab)
             if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
                 value = value.dropFirst().dropLast()
             }
@@ -29,17 +29,6 @@ public struct RequestCookies: Sendable {
     }
 
     public var count: Int { pairs.count }
-}
-
-private func trimmed(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
-    var bytes = bytes
-    while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
-        bytes = bytes.dropFirst()
-    }
-    while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
-        bytes = bytes.dropLast()
-    }
-    return bytes
 }
 
 /// A `Set-Cookie` header value, built from its attributes.

@@ -65,16 +65,6 @@ public struct Request: Sendable {
     }
 }
 
-extension Substring {
-    /// Without spaces and tabs at either end (header values, list items).
-    public func trimmingASCIIWhitespace() -> Substring {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
-        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
-        return result
-    }
-}
-
 /// Splits and decodes an origin-form request target (`/path?query`).
 enum RequestTarget {
     struct Parsed {

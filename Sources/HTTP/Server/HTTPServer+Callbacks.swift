@@ -65,7 +65,7 @@ let libraryMessage: MHD_LogCallback = {
     var buffer = [CChar](repeating: 0, count: 512)
     _ = vsnprintf(&buffer, buffer.count, format, arguments)
     let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    server.libraryLog.write("libmicrohttpd: " + message.trimmingNewlines())
+    server.libraryLog.write("libmicrohttpd: " + message.trimmingTrailingASCIIWhitespace())
 }
 
 /// The access handler: called after the headers, then once per body chunk, then once more at the end.
@@ -100,7 +100,7 @@ extension HTTPServer {
                 // Answering now means libmicrohttpd never reads the body and closes the connection.
                 return respond(connection, state: state, rejection: refusal)
             }
-            if let length = state.headers["Content-Length"].flatMap({ Int($0.trimmingASCIIWhitespaceString()) }) {
+            if let length = state.headers["Content-Length"].flatMap({ Int(Substring($0).trimmingASCIIWhitespace()) }) {
                 state.body.reserveCapacity(length)
             }
             // Answer on a later call: answering on this first one makes libmicrohttpd drop keep-alive.
@@ -223,12 +223,4 @@ private let collectHeader:
 /// and the connection is not touched by its own thread while suspended.
 private struct SuspendedConnection: @unchecked Sendable {
     let pointer: OpaquePointer
-}
-
-extension String {
-    fileprivate func trimmingNewlines() -> String {
-        var result = Substring(self)
-        while result.last == "\n" || result.last == "\r" { result = result.dropLast() }
-        return String(result)
-    }
 }

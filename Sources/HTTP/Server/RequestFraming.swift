@@ -16,7 +16,7 @@ enum RequestFraming {
                 closeConnection: true)
         }
         if let length = lengths.first {
-            guard let declared = Int(length.trimmingASCIIWhitespaceString()), declared >= 0 else {
+            guard let declared = Int(Substring(length).trimmingASCIIWhitespace()), declared >= 0 else {
                 return HTTPError(.badRequest, "The Content-Length header is not a number.", closeConnection: true)
             }
             if declared > maxBodyBytes {
@@ -27,11 +27,5 @@ enum RequestFraming {
             }
         }
         return nil
-    }
-}
-
-extension String {
-    func trimmingASCIIWhitespaceString() -> String {
-        String(Substring(self).trimmingASCIIWhitespace())
     }
 }

@@ -59,12 +59,7 @@ public struct Logger: Sendable {
 
 /// The current UTC time as `YYYY-MM-DDTHH:MM:SSZ`, without Foundation's formatters.
 public func utcTimestamp(_ seconds: Int = Int(time(nil))) -> String {
-    var t = time_t(seconds)
-    var parts = tm()
-    gmtime_r(&t, &parts)
-    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    return
-        "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    UTCDate(secondsSince1970: seconds).rfc3339
 }
 
 /// Monotonic time in microseconds, for durations.

@@ -1,3 +1,5 @@
+import HTTP
+
 /// Turns the HTML and text that feeds carry into Herald's plain-text body format:
 /// paragraphs of single-spaced text separated by exactly one blank line ("\n\n").
 ///
@@ -411,13 +413,10 @@ private func isASCIISpace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
 }
 
+/// A decimal digit's value, or a hexadecimal one's when `hex`.
 private func digitValue(_ byte: UInt8, hex: Bool) -> UInt32? {
-    switch byte {
-    case 0x30...0x39: return UInt32(byte - 0x30)
-    case 0x41...0x46 where hex: return UInt32(byte - 0x41 + 10)
-    case 0x61...0x66 where hex: return UInt32(byte - 0x61 + 10)
-    default: return nil
-    }
+    guard let value = ASCII.hexValue(byte), hex || value < 10 else { return nil }
+    return UInt32(value)
 }
 
 private func hasPrefix(_ prefix: StaticString, in bytes: [UInt8], at start: Int) -> Bool {

@@ -1,4 +1,5 @@
 internal import CPostgres
+import HTTP
 
 /// One PostgreSQL connection (libpq) with its prepared statements.
 ///
@@ -15,7 +16,7 @@ final class PostgresConnection: SQLConnection {
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(handle))
             PQfinish(handle)
-            throw .unavailable("cannot connect to PostgreSQL: \(message.trimmingTrailingNewlines())")
+            throw .unavailable("cannot connect to PostgreSQL: \(message.trimmingTrailingASCIIWhitespace())")
         }
         self.handle = handle
         // Quiet NOTICEs (e.g. "relation already exists, skipping") instead of printing them to stderr.
@@ -141,7 +142,7 @@ final class PostgresConnection: SQLConnection {
 
     /// Maps SQLSTATE classes to what the caller can do about them.
     private func error(_ result: OpaquePointer?) -> StoreError {
-        let message = String(cString: PQerrorMessage(handle)).trimmingTrailingNewlines()
+        let message = String(cString: PQerrorMessage(handle)).trimmingTrailingASCIIWhitespace()
         let state =
             result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
         switch state.prefix(2) {
@@ -181,27 +182,12 @@ final class PostgresConnection: SQLConnection {
         bytes.reserveCapacity(digits.count / 2)
         var index = 0
         while index + 1 < digits.count {
-            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return [] }
+            guard let high = ASCII.hexValue(digits[index]), let low = ASCII.hexValue(digits[index + 1]) else {
+                return []
+            }
             bytes.append(high << 4 | low)
             index += 2
         }
         return bytes
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 48...57: byte - 48
-        case 97...102: byte - 87
-        case 65...70: byte - 55
-        default: nil
-        }
-    }
-}
-
-extension String {
-    fileprivate func trimmingTrailingNewlines() -> String {
-        var text = Substring(self)
-        while text.last == "\n" || text.last == " " { text = text.dropLast() }
-        return String(text)
     }
 }
