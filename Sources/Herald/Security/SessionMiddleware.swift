@@ -17,7 +17,7 @@ struct SessionMiddleware: Middleware {
         var response = try next(request, &context)
         // Only when the handler did not set a new session itself (login).
         if staleCookie && !response.setsCookie(CookieNames.session) {
-            response.setCookie(.expired(CookieNames.session, secure: context.isSecure))
+            response.setCookie(.heraldExpired(CookieNames.session, secure: context.isSecure))
         }
         return response
     }

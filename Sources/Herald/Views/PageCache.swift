@@ -2,10 +2,6 @@ import HTTP
 import Mustache
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Pages rendered once and served as bytes until the database changes (any committed write here)
 /// or a second passes (writes by another process, such as `herald import`, or another server).
 ///
@@ -122,32 +118,8 @@ final class PageCache: Sendable {
     private static func slots(in body: [UInt8]) -> [Slot] {
         var slots: [Slot] = []
         for (marker, value) in [(markerBytes, Slot.Value.token), (nameMarkerBytes, .name), (hereMarkerBytes, .here)] {
-            var start = 0
-            while let found = offset(of: marker, in: body, from: start) {
-                slots.append(Slot(offset: found, value: value))
-                start = found + marker.count
-            }
+            slots += ByteSearch.offsets(of: marker, in: body).map { Slot(offset: $0, value: value) }
         }
         return slots.sorted { $0.offset < $1.offset }
-    }
-
-    /// A byte search with `memchr` + `memcmp`: the generic `firstRange(of:)` on byte arrays is
-    /// two orders of magnitude slower (it made a cached article page slower than rendering it).
-    private static func offset(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard let first = needle.first, haystack.count - start >= needle.count else { return nil }
-        return haystack.withUnsafeBytes { hay in
-            needle.withUnsafeBytes { pin in
-                guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return nil }
-                let last = hay.count - pin.count
-                var index = start
-                while index <= last {
-                    guard let hit = memchr(base + index, Int32(first), last - index + 1) else { return nil }
-                    let position = base.distance(to: UnsafeRawPointer(hit))
-                    if memcmp(base + position, pinBase, pin.count) == 0 { return position }
-                    index = position + 1
-                }
-                return nil
-            }
-        }
     }
 }
