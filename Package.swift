@@ -12,7 +12,7 @@ let package = Package(
     products: [
         .executable(name: "herald", targets: ["herald"]),
         // For the fuzzing package in Fuzz/, which builds these with sanitizers.
-        .library(name: "HeraldCore", targets: ["HTTP", "Mustache", "Herald"]),
+        .library(name: "HeraldCore", targets: ["TextSupport", "HTTP", "Mustache", "Herald"]),
     ],
     targets: [
         // System libraries from Debian: a module map and one shim header each, no code.
@@ -38,13 +38,18 @@ let package = Package(
             name: "CBrotli", pkgConfig: "libbrotlienc",
             providers: [.apt(["libbrotli-dev"])]),
 
+        // Byte-level text helpers (ASCII trimming, hex digits, UTC dates) shared by HTTP and Herald's
+        // stores and views, which must not depend on HTTP for them.
+        .target(name: "TextSupport", swiftSettings: crossModuleOptimization),
         // The HTTP layer: a thin Swift wrapper over libmicrohttpd.
-        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CZlib"], swiftSettings: crossModuleOptimization),
+        .target(
+            name: "HTTP", dependencies: ["CMicroHTTPD", "CZlib", "TextSupport"], swiftSettings: crossModuleOptimization),
         // The template engine; knows nothing of HTTP.
         .target(name: "Mustache", swiftSettings: crossModuleOptimization),
         // The application: configuration, services, store, controllers, security.
         .target(
-            name: "Herald", dependencies: ["HTTP", "Mustache", "CSodium", "CSQLite", "CBrotli", "CPostgres"],
+            name: "Herald",
+            dependencies: ["TextSupport", "HTTP", "Mustache", "CSodium", "CSQLite", "CBrotli", "CPostgres"],
             swiftSettings: crossModuleOptimization),
         // The command line; only parses arguments and calls into Herald.
         .executableTarget(name: "herald", dependencies: ["Herald"]),
@@ -56,7 +61,7 @@ let package = Package(
 
         // A raw-socket HTTP client and helpers shared by the test targets.
         .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+        .testTarget(name: "HTTPTests", dependencies: ["TextSupport", "HTTP", "TestSupport"]),
         .testTarget(
             name: "MustacheTests", dependencies: ["Mustache"],
             resources: [.copy("Fixtures")]),

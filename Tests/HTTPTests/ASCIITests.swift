@@ -1,4 +1,5 @@
 import Testing
+import TextSupport
 
 @testable import HTTP
 

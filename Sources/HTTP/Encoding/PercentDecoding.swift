@@ -1,3 +1,5 @@
+import TextSupport
+
 /// Percent-decoding over UTF-8 bytes.
 ///
 /// Works on raw bytes (not `Character`s): request paths and bodies pass through

@@ -1,3 +1,5 @@
+import TextSupport
+
 /// Cookies sent by the client, parsed from `Cookie` headers (RFC 6265 §5.4).
 public struct RequestCookies: Sendable {
     private var pairs: [(name: String, value: String)] = []

@@ -1,3 +1,5 @@
+import TextSupport
+
 /// One HTTP request, as a Swift value.
 ///
 /// The server builds it from libmicrohttpd's callbacks. Decoding the target never

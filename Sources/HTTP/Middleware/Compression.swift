@@ -1,3 +1,5 @@
+import TextSupport
+
 /// gzips compressible responses of 1 KiB or more when the client accepts gzip.
 public struct Compression<Context>: Middleware {
     public static var minimumSize: Int { 1024 }

@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+import TextSupport
 
 #if canImport(Glibc)
     import Glibc

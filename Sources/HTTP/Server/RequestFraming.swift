@@ -1,3 +1,5 @@
+import TextSupport
+
 /// Checks on how a request is framed, made before any of its body is read.
 enum RequestFraming {
     /// Refuses what a proxy in front of us might read differently (request smuggling):

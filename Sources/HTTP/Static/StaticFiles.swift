@@ -1,4 +1,5 @@
 import Synchronization
+import TextSupport
 
 #if canImport(Glibc)
     import Glibc

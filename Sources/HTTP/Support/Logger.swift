@@ -1,3 +1,5 @@
+import TextSupport
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,4 +1,4 @@
-import HTTP
+import TextSupport
 
 /// Turns the HTML and text that feeds carry into Herald's plain-text body format:
 /// paragraphs of single-spaced text separated by exactly one blank line ("\n\n").

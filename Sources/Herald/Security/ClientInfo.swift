@@ -1,4 +1,5 @@
 import HTTP
+import TextSupport
 
 /// Who is really on the other end: behind a TLS proxy Herald is told to trust, the client's
 /// address is the last `X-Forwarded-For` entry (the one the proxy added) and HTTPS is what

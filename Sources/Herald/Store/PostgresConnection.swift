@@ -1,5 +1,5 @@
 internal import CPostgres
-import HTTP
+import TextSupport
 
 /// One PostgreSQL connection (libpq) with its prepared statements.
 ///

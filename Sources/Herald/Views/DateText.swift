@@ -1,4 +1,4 @@
-import HTTP
+import TextSupport
 
 /// Dates for pages and feeds, formatted from Unix seconds in UTC (`UTCDate`, without Foundation's
 /// formatters: they are slow and not needed for two fixed formats).
