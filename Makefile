@@ -3,7 +3,9 @@
 #   make test   run the whole test suite (what CI runs)
 
 SHELL := /bin/bash
-APT_PACKAGES := libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev libbrotli-dev libpq-dev pkg-config
+APT_PACKAGES := libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev libbrotli-dev libpq-dev libcurl4-openssl-dev pkg-config
+# What only the tests need: a real SMTP server for the mail tests (Tests/mail/smtp_sink.py).
+TEST_APT_PACKAGES := python3-aiosmtpd
 HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA ?= ./data
@@ -14,6 +16,7 @@ run: deps release
 	./.build/release/herald serve --host $(HOST) --port $(PORT) --data $(DATA)
 
 test: deps
+	@./scripts/install-deps.sh $(TEST_APT_PACKAGES)
 	swift build --build-tests
 	swift test --skip-build --parallel
 	./scripts/test-postgres.sh

@@ -37,6 +37,10 @@ let package = Package(
         .systemLibrary(
             name: "CBrotli", pkgConfig: "libbrotlienc",
             providers: [.apt(["libbrotli-dev"])]),
+        // libcurl speaks SMTP (STARTTLS, AUTH, dot-stuffing) for the password-reset mail.
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Byte-level text helpers (ASCII trimming, hex digits, UTC dates) shared by HTTP and Herald's
         // stores and views, which must not depend on HTTP for them.
@@ -49,7 +53,7 @@ let package = Package(
         // The application: configuration, services, store, controllers, security.
         .target(
             name: "Herald",
-            dependencies: ["TextSupport", "HTTP", "Mustache", "CSodium", "CSQLite", "CBrotli", "CPostgres"],
+            dependencies: ["TextSupport", "HTTP", "Mustache", "CSodium", "CSQLite", "CBrotli", "CPostgres", "CCurl"],
             swiftSettings: crossModuleOptimization),
         // The command line; only parses arguments and calls into Herald.
         .executableTarget(name: "herald", dependencies: ["Herald"]),

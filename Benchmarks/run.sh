@@ -18,7 +18,8 @@ C=${CONNECTIONS:-32}
 WORK=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-./scripts/install-deps.sh libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev libbrotli-dev pkg-config \
+./scripts/install-deps.sh libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev libbrotli-dev libpq-dev \
+  libcurl4-openssl-dev pkg-config \
   sqlite3 wrk nginx curl python3
 swift build -c release --product herald >/dev/null
 HERALD=$ROOT/.build/release/herald

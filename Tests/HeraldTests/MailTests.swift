@@ -1,10 +1,52 @@
 import Foundation
+import HTTP
+import Synchronization
 import Testing
 
 @testable import Herald
 
+/// Log lines kept for a test to read.
+final class CapturedLog: Sendable {
+    private let lines = Mutex<[String]>([])
+    var logger: Logger {
+        Logger(minimumLevel: .debug) { [self] level, line in lines.withLock { $0.append("\(level) \(line)") } }
+    }
+    var all: [String] { lines.withLock { $0 } }
+    func count(containing text: String) -> Int { all.filter { $0.contains(text) }.count }
+}
+
 @Suite struct MailTests {
     static let from = try! MailAddress("news@herald.example")
+
+    /// Retries a few milliseconds apart and short timeouts, so the failure cases take a second.
+    static func fastSettings(queueLimit: Int = 100) -> Mailer.Settings {
+        var settings = Mailer.Settings()
+        settings.queueLimit = queueLimit
+        settings.retryDelays = [.milliseconds(50), .milliseconds(50)]
+        settings.connectTimeout = .milliseconds(500)
+        settings.timeout = .milliseconds(500)
+        return settings
+    }
+
+    static func mailer(_ url: String, settings: Mailer.Settings = fastSettings(), log: CapturedLog = CapturedLog())
+        throws -> Mailer
+    {
+        Mailer(server: try SMTPServer(url: url), from: from, fromName: "Herald", settings: settings, log: log.logger)
+    }
+
+    static func note(to address: String = "reader@example.org", subject: String = "Your link") throws -> MailMessage {
+        try MailMessage(
+            from: from, fromName: "Herald", to: MailAddress(address), subject: subject, text: "Hello.\n",
+            html: "<p>Hello.</p>")
+    }
+
+    /// Seconds `work` took.
+    static func seconds(_ work: () -> Void) -> Double {
+        let start = ContinuousClock.now
+        work()
+        let elapsed = (ContinuousClock.now - start).components
+        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+    }
 
     // MARK: - Addresses and headers
 
@@ -44,6 +86,7 @@ import Testing
         #expect(throws: MailError.headerInjection(field: "address")) {
             try MailAddress("reader@example.org\(lineBreak)Bcc: victim@example.org")
         }
+        #expect(throws: MailError.self) { try Mailer.parseSender("Herald <news@herald.example>\(lineBreak)Bcc: x@y.z") }
     }
 
     // MARK: - The message
@@ -74,5 +117,183 @@ import Testing
         let encoded = String(decoding: MailMessage.quotedPrintable(".\n.hidden\na=b \nü"), as: UTF8.self)
         #expect(encoded == ".\r\n.hidden\r\na=3Db=20\r\n=C3=BC")
     }
-}
 
+    // MARK: - Through a real SMTP server
+
+    @Test func deliversThroughARealSMTPServer() throws {
+        let sink = try SMTPSink()
+        let log = CapturedLog()
+        let mailer = try Self.mailer(sink.url, log: log)
+        defer { mailer.drain(timeout: .seconds(5)) }
+        let longLine = "Start " + String(repeating: "long-line ", count: 150) + "end"
+        let text = """
+            Hello from Herald.
+            .
+            .hidden line that starts with a dot
+            ..two dots
+            Equals = signs and trailing space 
+            \(longLine)
+            Привет, 世界.
+            https://herald.example/password/reset/abc
+            """
+        let html =
+            "<p>Hello from <b>Herald</b>.</p>\n.\n<p><a href=\"https://herald.example/password/reset/abc\">Reset</a></p>"
+        let subject = "Réinitialiser le mot de passe — 重置密码 · Herald"
+        let message = try mailer.message(
+            to: MailAddress("reader@example.org"), subject: subject, text: text, html: html)
+
+        #expect(mailer.send(message) == .queued)
+        let received = try #require(try sink.messages(1).first)
+        #expect(mailer.waitUntilIdle(timeout: .seconds(5)))
+
+        #expect(received.mailFrom == "news@herald.example")
+        #expect(received.recipients == ["reader@example.org"])
+        #expect(received.from == "Herald <news@herald.example>")
+        #expect(received.to == "reader@example.org")
+        #expect(received.subject == subject)
+        #expect(received.contentType == "multipart/alternative")
+        #expect(received.messageID.hasSuffix("@herald.example>"))
+        #expect(!received.date.isEmpty && received.date != "None")
+        #expect(received.defects.isEmpty, "Python's email package found \(received.defects)")
+        #expect(received.part("text/plain") == text)
+        #expect(received.part("text/html") == html)
+        // The dot lines arrived as they were written: libcurl stuffed them, aiosmtpd unstuffed them.
+        let rawLines = received.rawText.components(separatedBy: "\r\n")
+        #expect(rawLines.contains("."))
+        #expect(rawLines.contains(".hidden line that starts with a dot"))
+        #expect(rawLines.contains("..two dots"))
+        #expect(mailer.sent == 1 && mailer.failed == 0)
+        #expect(log.count(containing: "sent via smtp://127.0.0.1:\(sink.port)") == 1)
+        #expect(!log.all.joined().contains("reader@"), "the log names the recipient's domain only")
+    }
+
+    @Test func credentialsFromTheURLAreUsedAndNeverShown() throws {
+        let sink = try SMTPSink(auth: "herald:s3cret pw@x")
+        let url = "smtp://herald:s3cret%20pw%40x@127.0.0.1:\(sink.port)"
+        let server = try SMTPServer(url: url)
+        #expect(server.url == "smtp://127.0.0.1:\(sink.port)/")
+        #expect(!"\(server)".contains("s3cret"))
+
+        let log = CapturedLog()
+        let mailer = try Self.mailer(url, log: log)
+        defer { mailer.drain(timeout: .seconds(5)) }
+        #expect(mailer.send(try Self.note()) == .queued)
+        let received = try #require(try sink.messages(1).first)
+        #expect(received.logins.first?["login"] as? String == "herald")
+
+        // The wrong password: refused, retried, counted — and never in a log line.
+        let wrong = try Self.mailer("smtp://herald:wr0ng-pass@127.0.0.1:\(sink.port)", log: log)
+        #expect(wrong.send(try Self.note()) == .queued)
+        #expect(wrong.waitUntilIdle(timeout: .seconds(10)))
+        #expect(wrong.failed == 1 && wrong.sent == 0)
+        #expect(log.count(containing: "gave up after 3 attempts") == 1)
+        let everything = log.all.joined(separator: "\n")
+        #expect(!everything.contains("s3cret") && !everything.contains("wr0ng"))
+        wrong.drain(timeout: .seconds(1))
+    }
+
+    @Test func aServerThatHangsIsRetriedThenCountedFailedWithoutBlockingTheCaller() throws {
+        let silent = try DeadSocket(listening: true)
+        let log = CapturedLog()
+        let mailer = try Self.mailer("smtp://herald:hidden-password@127.0.0.1:\(silent.port)", log: log)
+        defer { mailer.drain(timeout: .seconds(5)) }
+        let message = try Self.note()
+
+        var answer = Mailer.Submission.closed
+        let elapsed = Self.seconds { answer = mailer.send(message) }
+        #expect(answer == .queued)
+        // Each attempt waits 0.5 s for a greeting that never comes; the caller does not.
+        #expect(elapsed < 0.5, "send took \(elapsed) s")
+        #expect(mailer.pending == 1)
+
+        #expect(mailer.waitUntilIdle(timeout: .seconds(15)))
+        #expect(mailer.failed == 1 && mailer.sent == 0)
+        #expect(log.count(containing: "attempt 1 of 3 failed") == 1)
+        #expect(log.count(containing: "attempt 2 of 3 failed") == 1)
+        #expect(log.count(containing: "gave up after 3 attempts") == 1)
+        #expect(!log.all.joined().contains("hidden-password"))
+    }
+
+    @Test func aRetryDeliversOnceTheServerIsBack() throws {
+        let refusing = try DeadSocket(listening: false)
+        let log = CapturedLog()
+        var settings = Self.fastSettings()
+        settings.retryDelays = [.milliseconds(500), .seconds(3)]
+        let mailer = try Self.mailer(refusing.url, settings: settings, log: log)
+        defer { mailer.drain(timeout: .seconds(5)) }
+
+        #expect(mailer.send(try Self.note()) == .queued)
+        let deadline = Date().addingTimeInterval(5)
+        while log.count(containing: "attempt 1 of 3 failed") == 0, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(log.count(containing: "attempt 1 of 3 failed") == 1)
+        refusing.close()
+        let sink = try SMTPSink(port: refusing.port)
+
+        #expect(mailer.waitUntilIdle(timeout: .seconds(10)))
+        #expect(mailer.sent == 1 && mailer.failed == 0)
+        #expect(try sink.messages(1).count == 1)
+    }
+
+    @Test func aFullQueueAnswersAtOnceAndDrainEndsIt() throws {
+        let refusing = try DeadSocket(listening: false)
+        var settings = Self.fastSettings(queueLimit: 3)
+        // A long backoff: the failed messages keep their places in the queue.
+        settings.retryDelays = [.seconds(60)]
+        let mailer = try Self.mailer(refusing.url, settings: settings)
+        let message = try Self.note()
+
+        #expect((1...3).map { _ in mailer.send(message) } == [.queued, .queued, .queued])
+        var answer = Mailer.Submission.queued
+        let elapsed = Self.seconds { answer = mailer.send(message) }
+        #expect(answer == .queueFull)
+        #expect(elapsed < 0.5)
+        #expect(mailer.pending == 3)
+
+        // Shutdown: one last attempt each, no waiting out the backoff, then nothing more is taken.
+        #expect(mailer.drain(timeout: .seconds(5)))
+        #expect(mailer.failed == 3 && mailer.pending == 0)
+        #expect(mailer.send(message) == .closed)
+    }
+
+    // MARK: - Configuration
+
+    @Test func withoutSMTPURLThereIsNoMailer() throws {
+        let (_, configuration) = try CommandLineArguments.parse(["serve"], environment: [:])
+        #expect(configuration.smtpURL == nil && configuration.mailFrom == nil)
+        #expect(try Mailer.configured(from: configuration, log: .silent) == nil)
+    }
+
+    @Test func theEnvironmentConfiguresTheMailer() throws {
+        let (_, configuration) = try CommandLineArguments.parse(
+            ["serve"],
+            environment: [
+                "HERALD_SMTP_URL": "smtps://u:p@mail.example:465",
+                "HERALD_MAIL_FROM": "Herald News <news@herald.example>",
+            ])
+        #expect(configuration.smtpURL == "smtps://u:p@mail.example:465")
+        let mailer = try #require(try Mailer.configured(from: configuration, log: .silent))
+        defer { mailer.drain(timeout: .seconds(1)) }
+        #expect(mailer.server.url == "smtps://mail.example:465/")
+        #expect(mailer.server.implicitTLS)
+        #expect(mailer.from.text == "news@herald.example")
+        #expect(mailer.fromName == "Herald News")
+    }
+
+    @Test(arguments: [
+        ["HERALD_SMTP_URL": "http://u:topsecret@mail.example", "HERALD_MAIL_FROM": "news@herald.example"],
+        ["HERALD_SMTP_URL": "smtp://u:topsecret@mail.example"],
+        ["HERALD_SMTP_URL": "smtp://u:topsecret@mail.example", "HERALD_MAIL_FROM": "not-an-address"],
+        ["HERALD_SMTP_URL": "smtp://u:topsecret@", "HERALD_MAIL_FROM": "news@herald.example"],
+    ])
+    func badMailSettingsStopTheStartWithoutShowingThePassword(_ environment: [String: String]) {
+        do {
+            _ = try CommandLineArguments.parse(["serve"], environment: environment)
+            Issue.record("accepted \(environment)")
+        } catch {
+            #expect(error.description.contains("HERALD_"))
+            #expect(!error.description.contains("topsecret"))
+        }
+    }
+}

@@ -23,7 +23,8 @@ public enum CommandLineArguments {
 
         environment: HERALD_HOST, HERALD_PORT, HERALD_DATA, HERALD_DATABASE_URL, HERALD_ROOT, HERALD_THREADS, HERALD_BASE_URL,
                      HERALD_HEAD_DEADLINE_SECONDS, HERALD_MAX_CONNECTIONS_PER_ADDRESS,
-                     HERALD_ACCESS_LOG=off, HERALD_SECRET, HERALD_PREVIOUS_SECRETS (see README)
+                     HERALD_ACCESS_LOG=off, HERALD_SECRET, HERALD_PREVIOUS_SECRETS,
+                     HERALD_SMTP_URL=smtp[s]://[user:password@]host[:port], HERALD_MAIL_FROM (see README)
         """
 
     public static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> (
@@ -128,6 +129,31 @@ public enum CommandLineArguments {
         try applyLimit(environment["HERALD_RESETS_PER_EMAIL"], to: &configuration.accounts.resetsPerEmail)
         try applyLimit(environment["HERALD_HASHING_THREADS"], to: &configuration.accounts.hashingThreads)
         try applyLimit(environment["HERALD_COMMENTS_PER_MINUTE"], to: &configuration.commentsPerMinute)
+        try applyMail(environment, to: &configuration)
+    }
+
+    /// HERALD_SMTP_URL and HERALD_MAIL_FROM, checked now so that a typo stops the start-up rather
+    /// than the first password reset. Messages never repeat the URL: it may hold a password.
+    private static func applyMail(_ environment: [String: String], to configuration: inout Configuration)
+        throws(UsageError)
+    {
+        guard let url = environment["HERALD_SMTP_URL"], !url.isEmpty else { return }
+        do {
+            _ = try SMTPServer(url: url)
+        } catch {
+            throw UsageError(description: error.description)
+        }
+        guard let from = environment["HERALD_MAIL_FROM"], !from.isEmpty else {
+            throw UsageError(
+                description: "HERALD_MAIL_FROM (the sender address) is required when HERALD_SMTP_URL is set")
+        }
+        do {
+            _ = try Mailer.parseSender(from)
+        } catch {
+            throw UsageError(description: "HERALD_MAIL_FROM: \(error.description)")
+        }
+        configuration.smtpURL = url
+        configuration.mailFrom = from
     }
 
     private static func databaseURL(_ text: String) throws(UsageError) -> String {

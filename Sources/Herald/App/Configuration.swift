@@ -42,6 +42,11 @@ public struct Configuration: Sendable {
     public var commentsPerMinute = 5
     /// How long a database statement waits for a lock before the request is answered 503.
     public var databaseBusyTimeoutMilliseconds: Int32 = 5000
+    /// `HERALD_SMTP_URL`: `smtp://[user:password@]host[:port]` (STARTTLS when offered) or
+    /// `smtps://…`; nil means no email is sent (see `Mailer.configured`).
+    public var smtpURL: String?
+    /// `HERALD_MAIL_FROM`: the sender, `news@example.com` or `Herald <news@example.com>`.
+    public var mailFrom: String?
     /// The time; tests move it.
     public var clock = Clock.system
 
