@@ -10,22 +10,7 @@ import Testing
     static let feeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Feeds").path
 
     private func run(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ExecutableTests.binary)
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output, errors)
+        try runHerald(arguments, stdin: stdin)
     }
 
     private func articleCount(_ data: String) throws -> Int {

@@ -39,6 +39,7 @@ final class TestApp {
 
     deinit {
         server.shutdown()
+        _ = app.mailer?.drain(timeout: .seconds(5))
         app.database.close()
         dropDatabase()
         removeDirectory(dataDirectory)

@@ -10,6 +10,8 @@ public final class HeraldApp: Sendable {
     public let likes: LikeStore
     public let accounts: Accounts
     public let keys: SecretKeys
+    /// Sends mail (password resets) off the request path; nil without `HERALD_SMTP_URL`.
+    public let mailer: Mailer?
     public let responder: Application<RequestContext>
 
     public init(configuration: Configuration, log: Logger) throws {
@@ -40,6 +42,7 @@ public final class HeraldApp: Sendable {
             queueLimit: configuration.accounts.hashingQueueLimit,
             // argon2id keeps a core busy for ~100 ms a login; pages must not wait behind it.
             niceness: 10, busyMessage: "Too many people are logging in right now. Please try again in a moment.")
+        mailer = try Mailer.configured(from: configuration, log: log)
         let views = try Views(
             directory: configuration.templatesDirectory, reloadOnChange: configuration.developmentMode)
 
@@ -82,6 +85,15 @@ public final class HeraldApp: Sendable {
         let afterLogin = AfterLogin(intents: intents, accounts: accounts)
         AccountsController(accounts: accounts, views: views, hashingPool: hashingPool, afterLogin: afterLogin)
             .addRoutes(to: &router)
+        PasswordResetController(
+            accounts: accounts, views: views, hashingPool: hashingPool, afterLogin: afterLogin,
+            resetMail: mailer.map { mailer in
+                PasswordResetMail(
+                    mailer: mailer, siteName: Views.siteName,
+                    // Never from the request's Host: a forged one would carry the token elsewhere.
+                    baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", log: log)
+            }
+        ).addRoutes(to: &router)
         ProfilesController(profiles: Profiles(store: ProfileStore(database: database)), views: views)
             .addRoutes(to: &router)
         IntentController(intents: intents).addRoutes(to: &router)

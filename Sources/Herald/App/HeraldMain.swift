@@ -48,6 +48,8 @@ public enum HeraldMain {
         let signal = Signals.waitForTermination()
         log.info("received signal \(signal): finishing requests in flight")
         server.shutdown()
+        // Mail already queued (a reset link) gets its last try before the process goes.
+        _ = app.mailer?.drain(timeout: .seconds(10))
         app.database.close()
         log.info("stopped")
         return 0

@@ -4,11 +4,17 @@ extension Accounts {
     static let resetLinkLifetime = 3_600
 
     public enum ResetRequest: Sendable, Equatable {
-        /// A link for the account using that address; nil when no account does (the caller
-        /// answers the same either way).
-        case requested(token: String?, username: String?)
+        /// A link for the account using that address (sent to the address as stored); nil when no
+        /// account uses it (the caller answers the same either way).
+        case requested(ResetLink?)
         case invalidAddress
         case throttled(retryAfterSeconds: Int)
+    }
+
+    public struct ResetLink: Sendable, Equatable {
+        public let token: String
+        public let username: String
+        public let email: String
     }
 
     public enum Reset: Sendable, Equatable {
@@ -33,12 +39,12 @@ extension Accounts {
         }
         let (token, hash) = Self.newResetToken()
         guard let userID = try store.userID(email: email), let account = try store.account(id: userID) else {
-            return .requested(token: nil, username: nil)
+            return .requested(nil)
         }
         let now = clock.now()
         try store.createPasswordReset(
             tokenHash: hash, userID: userID, now: now, expiresAt: now + Self.resetLinkLifetime)
-        return .requested(token: token, username: account.user.username)
+        return .requested(ResetLink(token: token, username: account.user.username, email: email))
     }
 
     /// A link for an operator to hand over (`herald users reset-link NAME`); nil for an unknown name.

@@ -15,6 +15,8 @@ enum EmailAddress {
         guard parts.count == 2, !parts[0].isEmpty else { return nil }
         let domain = parts[1]
         guard let dot = domain.firstIndex(of: "."), dot != domain.startIndex, domain.last != "." else { return nil }
+        // And one the mail code can send to (it also refuses characters that break headers).
+        guard (try? MailAddress(address)) != nil else { return nil }
         return address
     }
 }
