@@ -346,3 +346,32 @@ import Testing
         }
     }
 }
+
+/// The role check pages and POSTs use (SPEC: 403 to a reader who lacks the role, 303 to
+/// `/login?next=…` to someone logged out).
+@Suite struct PageAccessTests {
+    @Test func aPageThatNeedsARole() throws {
+        let request = Request(method: .get, target: "/editor?page=2", headers: HTTPHeaders())
+        var context = RequestContext()
+        guard case .loginFirst(let redirect) = try PageAccess.check(request, context, role: .editor) else {
+            Issue.record("someone logged out was let in")
+            return
+        }
+        #expect(redirect.status == .seeOther)
+        #expect(redirect.headers["Location"] == "/login?next=" + PercentEncoding.encode("/editor?page=2"))
+
+        context.user = User(id: 1, username: "reader")
+        do {
+            _ = try PageAccess.check(request, context, role: .editor)
+            Issue.record("a reader without the role was let in")
+        } catch {
+            #expect(error.status == .forbidden)
+        }
+        context.user = User(id: 1, username: "boss", roles: .admin)
+        guard case .allowed(let user) = try PageAccess.check(request, context, role: .editor) else {
+            Issue.record("an admin was refused")
+            return
+        }
+        #expect(user.username == "boss")
+    }
+}

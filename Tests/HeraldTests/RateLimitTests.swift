@@ -8,48 +8,49 @@ import Testing
 
 /// One rate limiter, checked and recorded in one step (issue #14, item 5).
 @Suite struct RateLimitTests {
-    @Test func fiftyParallelAttemptsAgainstALimitOfTenAllowExactlyTen() throws {
+    /// A limiter on a fresh database of the store under test; `body` runs while it exists.
+    private func withLimiter(_ body: (RateLimiter) throws -> Void) throws {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let made = try TestDatabase.make(in: directory)
         defer { made.drop() }
         let database = try Database(backend: made.backend)
         defer { database.close() }
-        let limiter = RateLimiter(store: RateLimitStore(database: database), clock: .system)
-        let allowed = Atomic<Int>(0)
-        let failures = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: 50) { _ in
-            do {
-                if case .allowed = try limiter.check(.init("parallel", limit: 10, window: 60)) {
-                    allowed.add(1, ordering: .relaxed)
+        try body(RateLimiter(store: RateLimitStore(database: database), clock: .system))
+    }
+
+    @Test func fiftyParallelAttemptsAgainstALimitOfTenAllowExactlyTen() throws {
+        try withLimiter { limiter in
+            let allowed = Atomic<Int>(0)
+            let failures = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: 50) { _ in
+                do {
+                    if case .allowed = try limiter.check(.init("parallel", limit: 10, window: 60)) {
+                        allowed.add(1, ordering: .relaxed)
+                    }
+                } catch {
+                    failures.add(1, ordering: .relaxed)
                 }
-            } catch {
-                failures.add(1, ordering: .relaxed)
             }
+            #expect(failures.load(ordering: .relaxed) == 0)
+            #expect(allowed.load(ordering: .relaxed) == 10)
+            guard case .retryAfter(let seconds) = try limiter.check(.init("parallel", limit: 10, window: 60)) else {
+                Issue.record("the eleventh attempt was allowed")
+                return
+            }
+            #expect((1...60).contains(seconds))
         }
-        #expect(failures.load(ordering: .relaxed) == 0)
-        #expect(allowed.load(ordering: .relaxed) == 10)
-        guard case .retryAfter(let seconds) = try limiter.check(.init("parallel", limit: 10, window: 60)) else {
-            Issue.record("the eleventh attempt was allowed")
-            return
-        }
-        #expect((1...60).contains(seconds))
     }
 
     @Test func aGivenBackAttemptDoesNotCount() throws {
-        let directory = try makeTemporaryDirectory()
-        defer { removeDirectory(directory) }
-        let made = try TestDatabase.make(in: directory)
-        defer { made.drop() }
-        let database = try Database(backend: made.backend)
-        defer { database.close() }
-        let limiter = RateLimiter(store: RateLimitStore(database: database), clock: .system)
-        for _ in 0..<5 {
-            guard case .allowed(let reservation) = try limiter.check(.init("kind", limit: 2, window: 60)) else {
-                Issue.record("refused although every attempt was given back")
-                return
+        try withLimiter { limiter in
+            for _ in 0..<5 {
+                guard case .allowed(let reservation) = try limiter.check(.init("kind", limit: 2, window: 60)) else {
+                    Issue.record("refused although every attempt was given back")
+                    return
+                }
+                try limiter.giveBack(reservation)
             }
-            try limiter.giveBack(reservation)
         }
     }
 

@@ -95,7 +95,11 @@ public final class HTTPServer: @unchecked Sendable {
     public func shutdown() {
         guard let daemon else { return }
         let socket = MHD_quiesce_daemon(daemon)
-        if socket >= 0 { close(socket) }
+        // Stop listening now (new connections are refused), but close the descriptor only after
+        // MHD_stop_daemon: libmicrohttpd's worker threads may still take it out of their epoll
+        // sets, and a closed (or reused) number there makes libmicrohttpd abort the process.
+        if socket >= 0 { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+        defer { if socket >= 0 { close(socket) } }
         let deadline = monotonicMicroseconds() + Int64(configuration.shutdownGraceSeconds) * 1_000_000
         while requestsInFlight.load(ordering: .acquiring) > 0 && monotonicMicroseconds() < deadline {
             usleep(5_000)
@@ -106,9 +110,10 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private func stopDaemon() {
+        // First: once libmicrohttpd starts closing sockets, no sweep may touch a descriptor number.
+        headDeadline?.stop()
         MHD_stop_daemon(daemon)
         daemon = nil
-        headDeadline?.stop()
     }
 
     /// Idle keep-alive connections each hold a descriptor; the default soft limit (1024) is too low.

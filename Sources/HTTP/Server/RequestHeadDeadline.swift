@@ -58,6 +58,7 @@ final class RequestHeadDeadline: Sendable {
     // MARK: What the server reports (from libmicrohttpd's callbacks, on its threads)
 
     func connectionOpened(_ socket: Int32, now: Int64 = monotonicMicroseconds()) {
+        guard !stopped.load(ordering: .acquiring) else { return }
         phases.withLock { $0[socket] = .head(since: now) }
     }
 
@@ -105,9 +106,11 @@ final class RequestHeadDeadline: Sendable {
         thread.start()
     }
 
-    /// The thread ends within one interval; anything it still sweeps is safe (see the type's comment).
+    /// Forgets every connection, under the lock, so that a sweep still running finds nothing to
+    /// shut down; the thread ends within one interval.
     func stop() {
         stopped.store(true, ordering: .releasing)
+        phases.withLock { $0.removeAll() }
     }
 
     /// Shuts down every connection whose head is overdue; returns how many.

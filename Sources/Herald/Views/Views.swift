@@ -36,9 +36,11 @@ public struct Views: Sendable {
     }
 
     /// `?next=…` for the header's Log in and Register links: the page being shown, when a reader
-    /// may be sent back to it (not from the login pages themselves).
+    /// may be sent back to it (not from the login pages themselves, and not needed for the front
+    /// page, where a login lands anyway).
     static func here(_ target: String) -> String {
-        NextPath.validated(target).map { "?next=" + PercentEncoding.encode($0) } ?? ""
+        guard target != "/", let path = NextPath.validated(target) else { return "" }
+        return "?next=" + PercentEncoding.encode(path)
     }
 
     /// Any non-HTML document rendered from a template (the Atom feed).
