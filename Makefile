@@ -18,6 +18,8 @@ run: deps release
 test: deps
 	@./scripts/install-deps.sh $(TEST_APT_PACKAGES)
 	swift build --build-tests
+	# `make run` builds release, which compiles each module whole: prove it builds too.
+	swift build -c release --product herald
 	swift test --skip-build --parallel
 	./scripts/test-postgres.sh
 	HERALD_BINARY=.build/debug/herald python3 Tests/cluster/test_cluster.py

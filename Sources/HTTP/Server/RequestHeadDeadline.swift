@@ -1,3 +1,6 @@
+// Only for `SHUT_RDWR`: in a whole-module (release) build the constant is found through the
+// module whose header included <sys/socket.h> first, which is libmicrohttpd's.
+internal import CMicroHTTPD
 import Foundation
 import Synchronization
 
