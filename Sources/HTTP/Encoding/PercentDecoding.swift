@@ -48,10 +48,11 @@ public enum PercentDecoding {
 
 /// Percent-encoding for building URLs and form bodies (RFC 3986 unreserved characters stay).
 public enum PercentEncoding {
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
     public static func encode(_ string: String) -> String {
         var out = [UInt8]()
         out.reserveCapacity(string.utf8.count)
-        let hex = Array("0123456789ABCDEF".utf8)
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
@@ -60,8 +61,8 @@ public enum PercentEncoding {
                 out.append(byte)
             default:
                 out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
             }
         }
         return String(decoding: out, as: UTF8.self)
