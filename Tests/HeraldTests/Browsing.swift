@@ -6,7 +6,7 @@ import TestSupport
 
 /// Moves of a reader through the site, as a browser without Fetch Metadata headers makes
 /// them: forms are read from the page and submitted with their hidden fields.
-extension TestClient {
+extension HTTPTestClient {
     /// The CSRF token of the first form on `path`.
     func formToken(on path: String) throws -> String {
         let page = try get(path)

@@ -7,7 +7,7 @@ import Testing
 @testable import Herald
 
 @Suite struct CommentsTests {
-    private func postComment(_ client: TestClient, _ slug: String, _ body: String) throws -> TestResponse {
+    private func postComment(_ client: any HTTPTestClient, _ slug: String, _ body: String) throws -> TestResponse {
         let token = try client.formToken(on: "/articles/\(slug)")
         return try client.post("/articles/\(slug)/comments", form: [("csrf_token", token), ("body", body)])
     }
