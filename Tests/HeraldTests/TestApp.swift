@@ -4,19 +4,27 @@ import TestSupport
 
 @testable import Herald
 
-/// The whole Herald app on a fresh data directory, served by the real server on an
-/// ephemeral loopback port.
+/// The whole Herald app on a fresh data directory. By default served by the real server on
+/// an ephemeral loopback port; with `server: false` nothing listens, and `client()` hands
+/// requests straight to `app.responder` (for rules and pages, not for what the network decides).
 final class TestApp {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    /// The Host an in-process client sends: any fixed value works, nothing listens on it.
+    static let inProcessHost = "127.0.0.1:8080"
 
     let app: HeraldApp
-    let server: HTTPServer
+    /// The real server, or nil when the app is driven in-process.
+    let server: HTTPServer?
+    let configuration: Configuration
     let dataDirectory: String
     private let dropDatabase: () -> Void
-    var port: Int { server.port }
+    /// The server's port; 0 when there is no server.
+    var port: Int { server?.port ?? 0 }
+    /// What clients send as `Host` (and so what counts as this site's origin).
+    var host: String { server.map { "127.0.0.1:\($0.port)" } ?? Self.inProcessHost }
 
-    init(demo: Bool = true, configure: (inout Configuration) -> Void = { _ in }) throws {
+    init(server serve: Bool = true, demo: Bool = true, configure: (inout Configuration) -> Void = { _ in }) throws {
         dataDirectory = try makeTemporaryDirectory()
         var configuration = Configuration()
         configuration.port = 0
@@ -30,15 +38,27 @@ final class TestApp {
         if case .postgres(let url) = database.backend { configuration.databaseURL = url }
         dropDatabase = database.drop
         configure(&configuration)
+        self.configuration = configuration
         app = try HeraldApp(configuration: configuration, log: .silent)
-        server = HTTPServer(configuration: configuration.serverConfiguration, responder: app.responder, log: .silent)
-        try server.start()
+        if serve {
+            let server = HTTPServer(
+                configuration: configuration.serverConfiguration, responder: app.responder, log: .silent)
+            try server.start()
+            self.server = server
+        } else {
+            server = nil
+        }
     }
 
-    func client() -> TestClient { TestClient(port: port) }
+    /// A new browser: over a socket when there is a server, in-process when there is none.
+    func client() -> any HTTPTestClient {
+        if let server { return TestClient(port: server.port) }
+        return InProcessClient(
+            responder: app.responder, host: Self.inProcessHost, maxBodyBytes: configuration.maxBodyBytes)
+    }
 
     deinit {
-        server.shutdown()
+        server?.shutdown()
         _ = app.mailer?.drain(timeout: .seconds(5))
         app.database.close()
         dropDatabase()
