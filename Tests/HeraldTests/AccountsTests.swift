@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct AccountsTests {
     @Test func registerLogsInAndShowsTheReader() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let client = app.client()
         let response = try client.register("alice")
         #expect(response.status == 303)
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func secureCookiesBehindATrustedTLSProxy() throws {
-        let app = try TestApp { $0.trustForwardedProto = true }
+        let app = try TestApp(server: false) { $0.trustForwardedProto = true }
         let client = app.client()
         client.defaultHeaders = [("X-Forwarded-Proto", "https")]
         let response = try client.register("tls-reader")
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func invalidRegistrationsAre422WithMessages() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         let client = app.client()
         let cases: [(String, String, String)] = [
             ("ab", "a-long-pass-phrase", "3 to 32"),
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func takenUsernameIsCaseInsensitive409() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         #expect(try app.client().register("Alice").status == 303)
         let again = try app.client().register("aLiCe")
         #expect(again.status == 409)
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func failedLoginIs422WithOneMessageForBothCauses() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         _ = try app.client().register("bob")
         let wrongPassword = try app.client().login("bob", "not-the-password")
         let before = app.app.accounts.verifications.load(ordering: .relaxed)
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func everyLoginStartsANewSession() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         let client = app.client()
         _ = try client.register("carol")
         let first = try #require(client.cookies["herald_session"])
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func aPlantedLiveSessionIsNeverAdoptedAtLogin() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         _ = try app.client().register("carol")
         // The attacker's own, live session, planted in the victim's browser.
         let attacker = app.client()
@@ -113,7 +113,7 @@ import Testing
     }
 
     @Test func loggedOutCookieIsDead() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         let client = app.client()
         _ = try client.register("dave")
         let stolen = try #require(client.cookies["herald_session"])
@@ -130,7 +130,7 @@ import Testing
 
     @Test func sessionsExpireWhenIdleAndAbsolutely() throws {
         let time = TestClock()
-        let app = try TestApp(demo: false) { $0.clock = time.clock }
+        let app = try TestApp(server: false, demo: false) { $0.clock = time.clock }
         let client = app.client()
         _ = try client.register("erin")
         time.advance(13 * 86_400)
@@ -148,7 +148,7 @@ import Testing
     }
 
     @Test func loginAndRegisterRedirectWhenLoggedIn() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         let client = app.client()
         _ = try client.register("frank")
         #expect(try client.get("/login").status == 303)
@@ -157,7 +157,7 @@ import Testing
     }
 
     @Test func nextIsFollowedOnlyWhenLocal() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         _ = try app.client().register("gina")
         #expect(try app.client().login("gina", next: "/me/likes")["Location"] == "/me/likes")
         for hostile in ["//evil.example/x", "https://evil.example", "/\\evil.example", "javascript:alert(1)"] {
@@ -166,7 +166,7 @@ import Testing
     }
 
     @Test func myLikesNeedsLoginAndComesBackAfter() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let client = app.client()
         let anonymous = try client.get("/me/likes")
         #expect(anonymous.status == 303)
@@ -183,7 +183,7 @@ import Testing
 
     @Test func loginThrottlingKicksInAndLifts() throws {
         let time = TestClock()
-        let app = try TestApp(demo: false) {
+        let app = try TestApp(server: false, demo: false) {
             $0.clock = time.clock
             $0.accounts.loginFailuresPerUsername = 3
         }
@@ -198,14 +198,14 @@ import Testing
     }
 
     @Test func loginThrottlingPerAddress() throws {
-        let app = try TestApp(demo: false) { $0.accounts.loginFailuresPerAddress = 2 }
+        let app = try TestApp(server: false, demo: false) { $0.accounts.loginFailuresPerAddress = 2 }
         _ = try app.client().login("nobody1", "wrong-password")
         _ = try app.client().login("nobody2", "wrong-password")
         #expect(try app.client().login("nobody3", "wrong-password").status == 429)
     }
 
     @Test func registrationIsLimitedPerAddress() throws {
-        let app = try TestApp(demo: false) { $0.accounts.registrationsPerAddress = 2 }
+        let app = try TestApp(server: false, demo: false) { $0.accounts.registrationsPerAddress = 2 }
         #expect(try app.client().register("reg-one").status == 303)
         #expect(try app.client().register("reg-two").status == 303)
         let third = try app.client().register("reg-three")

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func loggedInCommentLandsOnItsAnchor() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let reader = app.client()
         _ = try reader.register("commenter")
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func commentsAreListedOldestFirstAndEscaped() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let reader = app.client()
         _ = try reader.register("escaper")
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func emptyOrTooLongIs422WithTheTextKept() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let reader = app.client()
         _ = try reader.register("verbose")
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func anonymousCommentThenRegisterIsPostedOnce() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let reader = app.client()
         let text = "Posted while logged out, and kept through the whole registration form."
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func anonymousCommentWrongPasswordThenRightPostsOnce() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         _ = try app.client().register("typo")
         let reader = app.client()
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func aTooLongAnonymousCommentIsAnsweredBeforeLoginWithItsTextAndAWorkingForm() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let reader = app.client()
         let long = String(repeating: "word ", count: 420)  // 2,099 code points: too long, though it would fit
@@ -122,7 +122,7 @@ import Testing
     }
 
     @Test func replayedCommentIntentPostsNothing() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         _ = try app.client().register("once")
         let reader = app.client()
@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test func cancelDiscardsThePendingComment() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         _ = try app.client().register("changed-mind")
         let reader = app.client()
@@ -152,7 +152,7 @@ import Testing
     func longestCommentInAnyScriptSurvivesLogin(file: String) throws {
         let text = try fixture(file)
         #expect(CommentText.length(CommentText.normalized(text)) == 2000)
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         _ = try app.client().register("polyglot")
         let reader = app.client()
@@ -168,7 +168,7 @@ import Testing
     }
 
     @Test func textThatCannotFitIsShownAgainNotDropped() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         // 2,000 random CJK code points barely compress: too large for the cookie.
         var generator = SystemRandomNumberGenerator()
@@ -184,7 +184,7 @@ import Testing
     }
 
     @Test func deleteByAuthorOnly() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let author = app.client()
         _ = try author.register("author")
@@ -213,7 +213,7 @@ import Testing
     }
 
     @Test func postingIsRateLimited() throws {
-        let app = try TestApp { $0.commentsPerMinute = 3 }
+        let app = try TestApp(server: false) { $0.commentsPerMinute = 3 }
         let slug = try app.firstSlug()
         let reader = app.client()
         _ = try reader.register("chatty")

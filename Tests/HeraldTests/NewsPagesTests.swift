@@ -7,14 +7,14 @@ import Testing
 
 @Suite struct NewsPagesTests {
     @Test func healthz() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let response = try app.client().get("/healthz")
         #expect(response.status == 200)
         #expect(response.text == "ok")
     }
 
     @Test func frontPageListsNewestFirstWithLikeCounts() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let response = try app.client().get("/")
         #expect(response.status == 200)
         #expect(response["Content-Type"] == "text/html; charset=utf-8")
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func paginationEdges() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let client = app.client()
         let second = try client.get("/?page=2")
         #expect(second.status == 200)
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func anonymousFrontPageIsFreshAfterAWrite() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let anonymous = app.client()
         #expect(!(try anonymous.get("/").text.contains("data-like-count=\"1\"")))
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func emptySiteShowsAnEmptyFrontPage() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         let response = try app.client().get("/")
         #expect(response.status == 200)
         #expect(response.text.contains("There are no articles yet"))
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func articlePage() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let (articles, _) = try app.app.articles.page(1, size: 1)
         let article = try #require(articles.first)
         let response = try app.client().get("/articles/\(article.slug)")
@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func otherMethodsAre405WithAllow() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let client = app.client()
         for (method, path, allow) in [
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func unknownArticleIsARealNotFoundPage() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let response = try app.client().get("/articles/no-such-article")
         #expect(response.status == 404)
         #expect(response.text.contains("<main"))
@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func textFromTheDatabaseIsEscaped() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         _ = try app.app.articles.importArticles(
             [
                 IncomingArticle(
@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func reimportedTextShowsAtOnce() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         func importBody(_ body: String) throws {
             _ = try app.app.articles.importArticles(
                 [
@@ -149,7 +149,7 @@ import Testing
     }
 
     @Test func atomFeedParsesBack() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let response = try app.client().get("/feed.atom", headers: [("Host", "news.example:8080")])
         #expect(response.status == 200)
         #expect(response["Content-Type"] == "application/atom+xml; charset=utf-8")
@@ -170,7 +170,7 @@ import Testing
     }
 
     @Test func staticStylesheetIsServed() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         let response = try app.client().get("/static/css/herald.css", headers: [("Accept-Encoding", "gzip")])
         #expect(response.status == 200)
         #expect(response["Content-Encoding"] == "gzip")
@@ -178,7 +178,7 @@ import Testing
     }
 
     @Test func pagesAreGzippedWhenAccepted() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let response = try app.client().get("/", headers: [("Accept-Encoding", "gzip")])
         #expect(response["Content-Encoding"] == "gzip")
         let html = String(decoding: try #require(Gzip.decompress(response.body)), as: UTF8.self)
