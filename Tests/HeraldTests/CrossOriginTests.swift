@@ -12,7 +12,7 @@ import Testing
         [("Sec-Fetch-Site", "same-origin"), ("Origin", "https://evil.example")],
     ])
     func crossSiteLikeIsRefusedAndStoresNothing(headers: [(String, String)]) throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let client = app.client()
         let token = try client.formToken(on: "/articles/\(slug)")
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func crossSiteLogoutAndLikeByAReaderChangeNothing() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let client = app.client()
         _ = try client.register("victim")
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func sameOriginHeadersPassWithoutAToken() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let fetchMetadata = app.client()
         _ = try fetchMetadata.register("modern")
@@ -46,13 +46,13 @@ import Testing
         let origin = app.client()
         _ = try origin.register("older")
         #expect(
-            try origin.post("/articles/\(slug)/like", form: [], headers: [("Origin", "http://127.0.0.1:\(app.port)")])
+            try origin.post("/articles/\(slug)/like", form: [], headers: [("Origin", "http://\(app.host)")])
                 .status == 303)
         #expect(try origin.likeCount(slug) == 2)
     }
 
     @Test func withNeitherHeaderTheTokenDecides() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let client = app.client()
         _ = try client.register("plain")
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func eachVisitorGetsTheirOwnTokenEvenFromACachedPage() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let first = app.client()
         let second = app.client()
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func readersSeeTheirOwnNameTokenAndLikeStateFromSharedPages() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let alice = app.client()
         _ = try alice.register("alice-reader")

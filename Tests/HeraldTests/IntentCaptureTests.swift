@@ -25,7 +25,7 @@ import Testing
     }()
 
     @Test func aLikeKeepsNoFormFieldsAtAll() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let reader = app.client()
         let token = try reader.formToken(on: "/articles/\(slug)")
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func aCommentKeepsOnlyItsNormalisedBody() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let reader = app.client()
         let token = try reader.formToken(on: "/articles/\(slug)")
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func anInvalidAnonymousCommentIsAnsweredAtOnceWithItsTextAndNothingKept() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         for body in ["   \r\n  ", String(repeating: "ж", count: 2001), Self.junk] {
             let reader = app.client()
@@ -73,7 +73,7 @@ import Testing
             .appendingPathComponent("Comments/chinese-emoji.txt")
         let text = try String(contentsOf: path, encoding: .utf8)
         #expect(CommentText.length(CommentText.normalized(text)) == 2000)
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let reader = app.client()
         let token = try reader.formToken(on: "/articles/\(slug)")

@@ -9,7 +9,7 @@ import Testing
 /// Herald's reason to exist: an action started while logged out is performed at login.
 @Suite struct IntentTests {
     @Test func anonymousLikeThenRegisterLandsOnTheArticleLiked() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let reader = app.client()
         let captured = try reader.submitLikeForm(slug)
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func anonymousLikeThenLogin() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         _ = try app.client().register("returning")
         let reader = app.client()
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func wrongPasswordKeepsTheIntentAndTheRightOnePerformsIt() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         _ = try app.client().register("forgetful")
         let reader = app.client()
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func alreadyLikedStillCountsOnce() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let reader = app.client()
         _ = try reader.register("keen")
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func anonymousUnlikeIsResumedToo() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let reader = app.client()
         _ = try reader.register("fickle")
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func unknownSlugIs404AndStoresNothing() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let reader = app.client()
         let token = try reader.formToken(on: "/login")
         let response = try reader.post("/articles/no-such-article/like", form: [("csrf_token", token)])
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func cancelDiscardsIt() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         _ = try app.client().register("undecided")
         let reader = app.client()
@@ -122,7 +122,7 @@ import Testing
 
     @Test(arguments: ["first", "middle", "last", "garbage", "empty", "oversized", "foreign", "version"])
     func voidIntentsAreIgnoredAndLoginStillSucceeds(kind: String) throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         _ = try app.client().register("careful")
         let reader = app.client()
@@ -158,7 +158,7 @@ import Testing
 
     @Test func expiredIntentIsVoid() throws {
         let time = TestClock()
-        let app = try TestApp { $0.clock = time.clock }
+        let app = try TestApp(server: false) { $0.clock = time.clock }
         let slug = try app.firstSlug()
         _ = try app.client().register("slowpoke")
         let reader = app.client()
@@ -169,7 +169,7 @@ import Testing
     }
 
     @Test func replayedIntentDoesNothing() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         _ = try app.client().register("original")
         let reader = app.client()
@@ -200,9 +200,12 @@ import Testing
         #expect(throws: IntentCodec.VoidReason.expired) { try rotated.decode(cookie, now: 700).get() }
         let tooLong = Intent(
             action: "like", parameters: [:], fields: [], returnPath: "/", issuedAt: 0, expiresAt: 3600, id: "x")
-        #expect(throws: IntentCodec.VoidReason.expired) { try old.decode(try #require(try old.encode(tooLong)), now: 1).get() }
+        #expect(throws: IntentCodec.VoidReason.expired) {
+            try old.decode(try #require(try old.encode(tooLong)), now: 1).get()
+        }
     }
 
+    /// Over sockets: fifty connections served by the server's threads at once.
     @Test func fiftyConcurrentLikersLeaveAnExactCount() throws {
         let app = try TestApp()
         let slug = try app.firstSlug()
