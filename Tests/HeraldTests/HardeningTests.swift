@@ -7,6 +7,7 @@ import Testing
 
 /// Fixes from the ASVS review (SECURITY.md), each shown to work.
 @Suite struct HardeningTests {
+    /// Over sockets: that no `Server` header goes out is decided by the server, not by a handler.
     @Test func heraldPagesCarryTheSecurityHeadersAndNoStore() throws {
         let app = try TestApp()
         let client = app.client()
@@ -39,7 +40,7 @@ import Testing
     }
 
     @Test func httpsBaseURLMeansSecureCookiesAndHSTS() throws {
-        let app = try TestApp { $0.baseURL = "https://news.example" }
+        let app = try TestApp(server: false) { $0.baseURL = "https://news.example" }
         let client = app.client()
         client.defaultHeaders = [("Origin", "https://news.example")]
         let response = try client.register("securereader")
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func throttlingUsesTheAddressATrustedProxyReports() throws {
-        let app = try TestApp(demo: false) {
+        let app = try TestApp(server: false, demo: false) {
             $0.trustForwardedProto = true
             $0.accounts.loginFailuresPerAddress = 2
         }
@@ -66,6 +67,7 @@ import Testing
         #expect(try attempt(from: "198.51.100.2") == 422, "another client behind the same proxy is not")
     }
 
+    /// Over sockets: the address that counts is the one the socket reports.
     @Test func untrustedForwardedHeadersAreIgnored() throws {
         let app = try TestApp(demo: false) { $0.accounts.loginFailuresPerAddress = 1 }
         let first = app.client()
@@ -77,7 +79,7 @@ import Testing
     }
 
     @Test func loggingInAgainEndsThePreviousSession() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         let client = app.client()
         _ = try client.register("twice")
         let old = try #require(client.cookies["herald_session"])
@@ -94,7 +96,7 @@ import Testing
     }
 
     @Test func logoutDropsAPendingAction() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let client = app.client()
         _ = try client.register("leaver")
@@ -109,7 +111,7 @@ import Testing
     }
 
     @Test func aForgedFlashIsNeverShown() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         let client = app.client()
         // Right format, wrong signature: base64url("Your account is suspended").tag
         client.setCookie("herald_flash", "WW91ciBhY2NvdW50IGlzIHN1c3BlbmRlZA.AAAAAAAAAAAAAAAAAAAAAA")
@@ -120,7 +122,7 @@ import Testing
     }
 
     @Test func aResumedActionThatIsRefusedStillLogsTheReaderIn() throws {
-        let app = try TestApp { $0.commentsPerMinute = 1 }
+        let app = try TestApp(server: false) { $0.commentsPerMinute = 1 }
         let slug = try app.firstSlug()
         let client = app.client()
         _ = try client.register("eager")
@@ -147,7 +149,7 @@ import Testing
 
     @Test(.enabled(if: !TestDatabase.isPostgres, "works on the SQLite file directly"))
     func databaseFilesAreOwnerOnly() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         let attributes = try FileManager.default.attributesOfItem(atPath: app.dataDirectory + "/herald.sqlite3")
         #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o077 } == 0)
     }

@@ -54,6 +54,7 @@ import Testing
         }
     }
 
+    /// Over sockets: fifty connections served by the server's threads (and its hashing pool) at once.
     @Test func fiftyParallelWrongPasswordsAgainstALimitOfTen() throws {
         let app = try TestApp(demo: false) {
             $0.accounts.loginFailuresPerUsername = 10
@@ -79,6 +80,7 @@ import Testing
         #expect(try app.client().login("target").status == 429)
     }
 
+    /// Over sockets: fifty connections served by the server's threads (and its hashing pool) at once.
     @Test func fiftyParallelCommentsAgainstALimitOfTen() throws {
         let app = try TestApp { $0.commentsPerMinute = 10 }
         let slug = try app.firstSlug()
@@ -116,7 +118,7 @@ import Testing
     }
 
     @Test func failedLoginsFromOneIPv6Slash64CountTogether() throws {
-        let app = try TestApp(demo: false) {
+        let app = try TestApp(server: false, demo: false) {
             $0.trustForwardedProto = true
             $0.accounts.loginFailuresPerAddress = 3
         }

@@ -179,7 +179,7 @@ final class Failures: @unchecked Sendable {
 
 @Suite(.enabled(if: !TestDatabase.isPostgres, "works on the SQLite file directly")) struct StoreFailureTests {
     @Test func aLockedDatabaseAnswers503AndRecovers() throws {
-        let app = try TestApp { $0.databaseBusyTimeoutMilliseconds = 100 }
+        let app = try TestApp(server: false) { $0.databaseBusyTimeoutMilliseconds = 100 }
         let slug = try app.firstSlug()
         let reader = app.client()
         _ = try reader.register("patient")
