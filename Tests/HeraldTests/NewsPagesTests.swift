@@ -13,6 +13,14 @@ import Testing
         #expect(response.text == "ok")
     }
 
+    @Test func demoContentIsWhatTheAppLoads() throws {
+        let loadedByTheApp = try TestApp(server: false, demo: false) { $0.loadDemoContent = true }
+        let importedByTheTest = try TestApp(server: false)
+        let loaded = try loadedByTheApp.app.articles.page(1, size: 1000).articles
+        #expect(loaded.count == 50)
+        #expect(loaded == (try importedByTheTest.app.articles.page(1, size: 1000).articles))
+    }
+
     @Test func frontPageListsNewestFirstWithLikeCounts() throws {
         let app = try TestApp(server: false)
         let response = try app.client().get("/")

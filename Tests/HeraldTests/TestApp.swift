@@ -12,6 +12,15 @@ final class TestApp {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     /// The Host an in-process client sends: any fixed value works, nothing listens on it.
     static let inProcessHost = "127.0.0.1:8080"
+    /// The demo articles, parsed once per test process: parsing them (JSON and HTML text, in a
+    /// debug build) was a third of the cost of every TestApp. Each app still imports them into
+    /// its own new database, as `loadDemoContent` does; `demoContentIsWhatTheAppLoads` checks
+    /// that the two give the same articles.
+    static let demoArticles = Result { () throws -> [IncomingArticle] in
+        let path = repositoryRoot + "/Content/demo-articles.json"
+        guard let data = FileManager.default.contents(atPath: path) else { throw TestClientError("no \(path)") }
+        return try FeedParser.parse(Array(data), name: path)
+    }
 
     let app: HeraldApp
     /// The real server, or nil when the app is driven in-process.
@@ -31,7 +40,7 @@ final class TestApp {
         configuration.threads = 2
         configuration.dataDirectory = dataDirectory
         configuration.rootDirectory = Self.repositoryRoot
-        configuration.loadDemoContent = demo
+        configuration.loadDemoContent = false
         configuration.accounts.passwordCost = .minimum
         configuration.secret = "test-secret-0123456789abcdef"
         let database = try TestDatabase.make(in: dataDirectory)
@@ -40,6 +49,7 @@ final class TestApp {
         configure(&configuration)
         self.configuration = configuration
         app = try HeraldApp(configuration: configuration, log: .silent)
+        if demo { _ = try app.articles.importArticles(Self.demoArticles.get()) }
         if serve {
             let server = HTTPServer(
                 configuration: configuration.serverConfiguration, responder: app.responder, log: .silent)
