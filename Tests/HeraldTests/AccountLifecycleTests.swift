@@ -8,7 +8,7 @@ import Testing
 /// SPEC "Roles and the command line" (the user commands) and "Accounts": the life of an account
 /// after registration (issue #16).
 @Suite struct AccountLifecycleTests {
-    private func form(_ client: TestClient, _ path: String, on page: String = "/account", _ fields: [(String, String)])
+    private func form(_ client: any HTTPTestClient, _ path: String, on page: String = "/account", _ fields: [(String, String)])
         throws -> TestResponse
     {
         let token = try client.formToken(on: page)
@@ -18,7 +18,7 @@ import Testing
     // MARK: Roles and `herald users`
 
     @Test func usersCommandGrantsRevokesAndListsAndRefusesUnknownNamesAndRoles() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         let reader = app.client()
         _ = try reader.register("writer")
         #expect(!(try reader.get("/account").text.contains("Roles:")))
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func resetLinkFromTheCommandLineWorksOnceAndLogsTheReaderIn() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         _ = try app.client().register("forgetful")
         let printed = try runHerald(
             ["users"] + app.storeArguments + ["reset-link", "forgetful"],
@@ -76,7 +76,7 @@ import Testing
     // MARK: The account page
 
     @Test func theAccountPageNeedsALogin() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         let anonymous = try app.client().get("/account")
         #expect(anonymous.status == 303)
         #expect(anonymous["Location"] == "/login?next=/account")
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func changingThePasswordEndsOtherSessionsAndRenewsThisOne() throws {
-        let app = try TestApp(demo: false) { $0.accounts.loginFailuresPerUsername = 3 }
+        let app = try TestApp(server: false, demo: false) { $0.accounts.loginFailuresPerUsername = 3 }
         let reader = app.client()
         _ = try reader.register("changer")
         let elsewhere = app.client()
@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test func aWrongCurrentPasswordCountsTowardTheLoginLimit() throws {
-        let app = try TestApp(demo: false) { $0.accounts.loginFailuresPerUsername = 2 }
+        let app = try TestApp(server: false, demo: false) { $0.accounts.loginFailuresPerUsername = 2 }
         let reader = app.client()
         _ = try reader.register("guessed")
         for _ in 0..<2 {
@@ -134,7 +134,7 @@ import Testing
     }
 
     @Test func emailIsValidatedLowerCasedUniqueAndRemovable() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         let reader = app.client()
         _ = try reader.register("mailer")
         for bad in ["no-at-sign", "two@@example.com", "a@nodot", "spa ce@example.com", "x@.com"] {
@@ -167,7 +167,7 @@ import Testing
     }
 
     @Test func registrationTakesAnOptionalEmail() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         let reader = app.client()
         let token = try reader.formToken(on: "/register")
         let invalid = try reader.post(
@@ -188,7 +188,7 @@ import Testing
     }
 
     @Test func endingOtherSessionsKeepsThisOne() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         let reader = app.client()
         _ = try reader.register("traveller")
         let phone = app.client()
@@ -199,7 +199,7 @@ import Testing
     }
 
     @Test func exportIsAnAttachmentWithExactlyTheSpecFields() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let reader = app.client()
         _ = try reader.register("exporter")
@@ -231,7 +231,7 @@ import Testing
     }
 
     @Test func deletingTheAccountRemovesEverythingAndFixesEveryCount() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         let leaver = app.client()
         _ = try leaver.register("leaver")
@@ -267,7 +267,7 @@ import Testing
     // MARK: Resumable account forms
 
     @Test func anEmailChangeWhoseSessionExpiredIsPerformedAfterLogin() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         _ = try app.client().register("expired")
         let reader = app.client()
         let token = try reader.formToken(on: "/login")
@@ -281,7 +281,7 @@ import Testing
     }
 
     @Test func aPasswordFormIsNeverCapturedWithItsPasswordButAskedAgain() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         _ = try app.client().register("careful")
         let reader = app.client()
         let token = try reader.formToken(on: "/login")
@@ -301,7 +301,7 @@ import Testing
     // MARK: Profiles and the way back
 
     @Test func profilesListVisibleCommentsNewestFirstWithLinksAndPages() throws {
-        let app = try TestApp { $0.commentsPerMinute = 100 }
+        let app = try TestApp(server: false) { $0.commentsPerMinute = 100 }
         let slug = try app.firstSlug()
         let author = app.client()
         _ = try author.register("prolific")
@@ -329,7 +329,7 @@ import Testing
     }
 
     @Test func headerLinksBringTheReaderBackAndNextIsOnlyEverALocalPageThatIsNotALoginPage() throws {
-        let app = try TestApp()
+        let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         // Twice: the second comes from the page cache, which must put in each reader's own page.
         for path in ["/articles/\(slug)", "/articles/\(slug)", "/?page=2", "/?page=2"] {

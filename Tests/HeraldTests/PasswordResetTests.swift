@@ -9,7 +9,7 @@ import Testing
 /// pending action surviving it (issue #16).
 @Suite struct PasswordResetTests {
     private func app(_ sink: SMTPSink, configure: (inout Configuration) -> Void = { _ in }) throws -> TestApp {
-        try TestApp {
+        try TestApp(server: false) {
             $0.smtpURL = sink.url
             $0.mailFrom = "Herald <news@herald.test>"
             $0.baseURL = "http://news.herald.test"
@@ -27,7 +27,7 @@ import Testing
     }
 
     /// Asks for a link on `/password/forgot` as a browser would.
-    private func forgot(_ client: TestClient, _ email: String) throws -> TestResponse {
+    private func forgot(_ client: any HTTPTestClient, _ email: String) throws -> TestResponse {
         let token = try client.formToken(on: "/password/forgot")
         return try client.post("/password/forgot", form: [("csrf_token", token), ("email", email)])
     }
@@ -39,7 +39,7 @@ import Testing
         return String(link.dropFirst("http://news.herald.test".count))
     }
 
-    private func resetPassword(_ client: TestClient, _ path: String, _ password: String) throws -> TestResponse {
+    private func resetPassword(_ client: any HTTPTestClient, _ path: String, _ password: String) throws -> TestResponse {
         let token = try client.formToken(on: path)
         return try client.post(path, form: [("csrf_token", token), ("new_password", password)])
     }
@@ -172,7 +172,7 @@ import Testing
     }
 
     @Test func withoutSMTPResetByEmailIsNotOffered() throws {
-        let app = try TestApp(demo: false)
+        let app = try TestApp(server: false, demo: false)
         let page = try app.client().get("/password/forgot")
         #expect(page.status == 200)
         #expect(page.text.contains("Reset by email is not available here"))

@@ -49,7 +49,7 @@ final class TestApp {
         configure(&configuration)
         self.configuration = configuration
         app = try HeraldApp(configuration: configuration, log: .silent)
-        if demo { _ = try app.articles.importArticles(Self.demoArticles.get()) }
+        if demo { _ = try app.articles.importArticles(Self.demoArticles.get(), now: configuration.clock.now()) }
         if serve {
             let server = HTTPServer(
                 configuration: configuration.serverConfiguration, responder: app.responder, log: .silent)
