@@ -41,6 +41,11 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcmark-gfm renders the articles' Markdown (CommonMark with GitHub's tables,
+        // strikethrough and autolinks); its .pc file also links the extensions library.
+        .systemLibrary(
+            name: "CCmark", pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
 
         // Byte-level text helpers (ASCII trimming, hex digits, UTC dates) shared by HTTP and Herald's
         // stores and views, which must not depend on HTTP for them.
@@ -53,7 +58,9 @@ let package = Package(
         // The application: configuration, services, store, controllers, security.
         .target(
             name: "Herald",
-            dependencies: ["TextSupport", "HTTP", "Mustache", "CSodium", "CSQLite", "CBrotli", "CPostgres", "CCurl"],
+            dependencies: [
+                "TextSupport", "HTTP", "Mustache", "CSodium", "CSQLite", "CBrotli", "CPostgres", "CCurl", "CCmark",
+            ],
             swiftSettings: crossModuleOptimization),
         // The command line; only parses arguments and calls into Herald.
         .executableTarget(name: "herald", dependencies: ["Herald"]),
