@@ -181,11 +181,18 @@ import Testing
 
     @Test func urlPolicyDecidesOnTheTargetAsABrowserWouldReadIt() {
         #expect(MarkdownURLPolicy.allows("https://example.com"))
-        #expect(MarkdownURLPolicy.allows(" \u{1}https://example.com\t"))
+        // cmark would write the space as %20: the browser would not see the scheme then.
+        #expect(!MarkdownURLPolicy.allows(" https://example.com"))
+        #expect(!MarkdownURLPolicy.allows("ht\ttps://example.com"))
+        #expect(MarkdownURLPolicy.allows("https://example.com/a b\t"))
         #expect(!MarkdownURLPolicy.allows("\u{0}\u{1F} javascript:x"))
         #expect(!MarkdownURLPolicy.allows("ja\tva\nscr\ript:x"))
         #expect(!MarkdownURLPolicy.allows("java%09script:x"))
         #expect(!MarkdownURLPolicy.allows("%25252525252536Aavascript:x"))  // still changing after three decodings
+        // Found by FuzzMarkdown: no scheme (the colon comes after a slash), yet it reads as one.
+        #expect(!MarkdownURLPolicy.allows("JaVaScRiPt\u{FFFD}\u{FFFD}/\\\u{1}\u{FFFD}:alert(0)"))
+        #expect(!MarkdownURLPolicy.allows("javascript-tips"))
+        #expect(MarkdownURLPolicy.allows("/javascript-tips"))
         #expect(!MarkdownURLPolicy.allows("tel:+33123456789"))
         #expect(!MarkdownURLPolicy.allows("a b:c"))
     }

@@ -3,14 +3,20 @@
 /// `javascript:`, `data:`, `vbscript:`, `file:`, `ftp:` and any scheme not named here.
 ///
 /// cmark hands over a target with entities and backslash escapes already decoded, so
-/// `&#106;avascript:` arrives as `javascript:`. The rest of the obfuscations are undone the way a
-/// browser would before it looks for a scheme: leading and trailing controls and spaces stripped,
-/// tabs and newlines removed anywhere, the scheme's case ignored. A target without a scheme is
-/// local only if no `:` comes before its first `/`, `?` or `#` (so `%6Aavascript:x` and
-/// `\u{A0}javascript:x` are refused), it does not begin with `//` or a backslash (another host),
-/// and all of that still holds once it is percent-decoded (`javascript%3Ax`), up to three times.
+/// `&#106;avascript:` arrives as `javascript:`; a scheme's case is ignored. A target is refused when:
+/// - a space or control character (tab and newline included) comes before its first `/`, `?` or
+///   `#`, where a browser would skip it to find a scheme (` javascript:`, `java\tscript:`);
+/// - it has no scheme but a `:` before its first `/`, `?` or `#` (`%6Aavascript:x`,
+///   `\u{A0}javascript:x`);
+/// - it starts with `javascript` or `vbscript`, even without a colon;
+/// - it starts with `//` or a backslash (another host, with no scheme named);
+/// - any of that holds once it is percent-decoded (`javascript%3Ax`), up to three times.
 enum MarkdownURLPolicy {
     static let allowedSchemes: Set<String> = ["http", "https", "mailto"]
+
+    /// A relative target may not even start with these: harmless without a colon, but nothing an
+    /// editor means, and one browser quirk away from a script.
+    private static let scriptSchemes = ["javascript", "vbscript"]
 
     static func allows(_ url: String) -> Bool {
         var target = Array(url.utf8)
@@ -27,22 +33,22 @@ enum MarkdownURLPolicy {
 
     private static let maxDecodings = 4
 
-    private static func allowsAsWritten(_ bytes: [UInt8]) -> Bool {
-        var target = bytes[...]
-        while let first = target.first, first <= 0x20 { target.removeFirst() }
-        while let last = target.last, last <= 0x20 { target.removeLast() }
-        let cleaned = target.filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
-        if let scheme = scheme(of: cleaned) {
-            return allowedSchemes.contains(scheme)
+    private static func allowsAsWritten(_ target: [UInt8]) -> Bool {
+        let firstSegment = target.prefix {
+            $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
         }
-        let firstSegmentEnd =
-            cleaned.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-            ?? cleaned.endIndex
-        if cleaned[..<firstSegmentEnd].contains(UInt8(ascii: ":")) { return false }
+        // Browsers skip spaces, controls, tabs and newlines there on their way to a scheme
+        // (` javascript:`, `java\tscript:`), while cmark would percent-encode them: no reading of
+        // such a target is both safe and what was meant.
+        if firstSegment.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { return false }
+        if let scheme = scheme(of: target) { return allowedSchemes.contains(scheme) }
+        if firstSegment.contains(UInt8(ascii: ":")) { return false }
+        let lowered = target.map { isLetter($0) ? $0 | 0x20 : $0 }
+        if scriptSchemes.contains(where: { lowered.starts(with: $0.utf8) }) { return false }
         let backslash = UInt8(ascii: "\\")
         let slash = UInt8(ascii: "/")
-        if cleaned.first == backslash { return false }
-        if cleaned.count >= 2, cleaned[0] == slash, cleaned[1] == slash || cleaned[1] == backslash { return false }
+        if target.first == backslash { return false }
+        if target.count >= 2, target[0] == slash, target[1] == slash || target[1] == backslash { return false }
         return true
     }
 
