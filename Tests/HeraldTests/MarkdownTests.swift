@@ -233,7 +233,7 @@ import Testing
         let table = "| a | b | c |\n|---|---|---|\n" + String(repeating: "| 1 | -2 | 3 |\n", count: 500)
         let paragraph = String(repeating: "![photo](/p.png) and [a link](/l) ", count: 100)
         let budget = MarkdownBudget(table + "\n" + paragraph)
-        #expect(budget.tableCost < MarkdownBudget.tableCost / 100)
+        #expect(budget.tableCost < MarkdownBudget.tableCost / 50)
         #expect(budget.bracketCost < MarkdownBudget.bracketCost / 10)
         #expect(Markdown.html(table).contains("<td>-2</td>"))
     }

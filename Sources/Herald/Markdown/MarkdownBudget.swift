@@ -14,8 +14,10 @@
 /// Over the table budget, the text is rendered without the table extension; over the bracket
 /// budget, it is not parsed at all. Real articles are orders of magnitude below either.
 struct MarkdownBudget {
-    /// In units of about 2.5 ns of cmark's time: some 25 ms. A 20-column table may have 25,000 rows.
-    static let tableCost = 10_000_000
+    /// In units of about 2.5 ns of cmark's time: some 5 ms. It also bounds what padding adds to the
+    /// page: 100 columns may get 190 rows, 5 columns 27,000 rows (1.7 MB of mostly empty cells, in
+    /// 0.2 s). A real 20-column table may have 2,000 rows, more than 100,000 characters can hold.
+    static let tableCost = 2_000_000
     /// In units of about 10 ns: some 10 ms. A paragraph may hold 100 images and 10,000 links.
     static let bracketCost = 1_000_000
 
