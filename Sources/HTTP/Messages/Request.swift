@@ -51,19 +51,55 @@ public struct Request: Sendable {
         }
     }
 
-    /// The body decoded as `application/x-www-form-urlencoded`.
-    /// 415 for another declared content type; 400 for malformed encoding.
+    /// The body's text fields, decoded from `application/x-www-form-urlencoded` or from
+    /// `multipart/form-data` (its file parts are left out: see `files()`), so a handler reads
+    /// either the same way. 415 for another declared content type; 400 for malformed encoding.
     public func form() throws(HTTPError) -> URLEncodedForm {
+        if let contentType = headers["Content-Type"], Self.isMultipart(contentType) {
+            return try multipart().fields
+        }
         if let contentType = headers["Content-Type"] {
-            let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-            guard
-                asciiCaseInsensitiveEquals(
-                    String(mediaType.trimmingASCIIWhitespace()), "application/x-www-form-urlencoded")
-            else {
-                throw HTTPError(.unsupportedMediaType, "Forms must be sent as application/x-www-form-urlencoded.")
+            guard Self.mediaType(of: contentType, is: "application/x-www-form-urlencoded") else {
+                throw HTTPError(
+                    .unsupportedMediaType,
+                    "Forms must be sent as application/x-www-form-urlencoded or multipart/form-data.")
             }
         }
         return try body.withUnsafeBufferPointer { buffer throws(HTTPError) in try URLEncodedForm(parsing: buffer) }
+    }
+
+    /// The body's uploaded files: none for a urlencoded (or empty) body. 415 for another declared
+    /// content type, 400 for a malformed multipart body.
+    public func files() throws(HTTPError) -> [MultipartForm.File] {
+        if let contentType = headers["Content-Type"], Self.isMultipart(contentType) {
+            return try multipart().files
+        }
+        if let contentType = headers["Content-Type"],
+            !Self.mediaType(of: contentType, is: "application/x-www-form-urlencoded")
+        {
+            throw HTTPError(.unsupportedMediaType, "Files must be sent as multipart/form-data.")
+        }
+        return []
+    }
+
+    /// The body parsed as `multipart/form-data`, fields and files at once (`form()` and `files()`
+    /// each parse it again). 415 unless the request declares that content type.
+    public func multipart(limits: MultipartForm.Limits = MultipartForm.Limits()) throws(HTTPError) -> MultipartForm {
+        guard let contentType = headers["Content-Type"], Self.isMultipart(contentType) else {
+            throw HTTPError(.unsupportedMediaType, "This form must be sent as multipart/form-data.")
+        }
+        let boundary = try MultipartForm.boundary(fromContentType: contentType)
+        return try MultipartForm(parsing: body, boundary: boundary, limits: limits)
+    }
+
+    private static func isMultipart(_ contentType: String) -> Bool {
+        mediaType(of: contentType, is: "multipart/form-data")
+    }
+
+    /// Whether a `Content-Type` value names `expected`, parameters aside.
+    private static func mediaType(of contentType: String, is expected: String) -> Bool {
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+        return asciiCaseInsensitiveEquals(String(mediaType.trimmingASCIIWhitespace()), expected)
     }
 }
 
