@@ -4,10 +4,15 @@ public protocol Responder: Sendable {
     /// The pool a request must be answered on, when its route declared one (slow work such
     /// as password hashing); nil answers it on the server thread that received it.
     func workerPool(for request: Request) -> WorkerPool?
+    /// The largest body the route answering `request` accepts, asked once its headers arrived and
+    /// before any of its body is read (the request has no body yet); nil means the server's
+    /// `maxBodyBytes`.
+    func maxBodyBytes(for request: Request) -> Int?
 }
 
 extension Responder {
     public func workerPool(for request: Request) -> WorkerPool? { nil }
+    public func maxBodyBytes(for request: Request) -> Int? { nil }
 }
 
 /// A middleware chain in front of a router, as one `Responder`.
@@ -38,6 +43,10 @@ public struct Application<Context>: Responder {
 
     public func workerPool(for request: Request) -> WorkerPool? {
         request.rejection == nil ? router.workerPool(for: request) : nil
+    }
+
+    public func maxBodyBytes(for request: Request) -> Int? {
+        request.rejection == nil ? router.maxBodyBytes(for: request) : nil
     }
 
     public func respond(to request: Request) -> Response {

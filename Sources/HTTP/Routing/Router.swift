@@ -19,6 +19,7 @@ public struct Router<Context>: Sendable {
         let segments: [Segment]
         let handler: Handler<Context>
         let pool: WorkerPool?
+        let maxBodyBytes: Int?
     }
 
     private var routes: [Route] = []
@@ -26,24 +27,30 @@ public struct Router<Context>: Sendable {
     public init() {}
 
     /// Adds a route. With `pool`, the whole request (middleware included) is answered on
-    /// that pool's threads while the connection waits, suspended.
+    /// that pool's threads while the connection waits, suspended. With `maxBodyBytes`, the route's
+    /// requests may carry a body up to that size instead of the server's `maxBodyBytes`; the
+    /// server asks before reading any of it (see `Responder.maxBodyBytes(for:)`).
     public mutating func add(
-        _ method: HTTPMethod, _ pattern: String, on pool: WorkerPool? = nil, _ handler: @escaping Handler<Context>
+        _ method: HTTPMethod, _ pattern: String, on pool: WorkerPool? = nil, maxBodyBytes: Int? = nil,
+        _ handler: @escaping Handler<Context>
     ) {
         let segments: [Segment] = pattern.split(separator: "/", omittingEmptySubsequences: true).map { piece in
             if piece.hasPrefix(":") { return .parameter(String(piece.dropFirst())) }
             if piece.hasPrefix("*") { return .rest(String(piece.dropFirst())) }
             return .literal(String(piece))
         }
-        routes.append(Route(method: method, segments: segments, handler: handler, pool: pool))
+        routes.append(
+            Route(method: method, segments: segments, handler: handler, pool: pool, maxBodyBytes: maxBodyBytes))
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping Handler<Context>) {
         add(.get, pattern, handler)
     }
 
-    public mutating func post(_ pattern: String, on pool: WorkerPool? = nil, _ handler: @escaping Handler<Context>) {
-        add(.post, pattern, on: pool, handler)
+    public mutating func post(
+        _ pattern: String, on pool: WorkerPool? = nil, maxBodyBytes: Int? = nil, _ handler: @escaping Handler<Context>
+    ) {
+        add(.post, pattern, on: pool, maxBodyBytes: maxBodyBytes, handler)
     }
 
     /// The pool of the route that would answer `request`, if it declared one. Asked for every
@@ -51,6 +58,15 @@ public struct Router<Context>: Sendable {
     public func workerPool(for request: Request) -> WorkerPool? {
         for route in routes where route.pool != nil && route.method == request.method {
             if Self.match(route.segments, request.pathSegments) != nil { return route.pool }
+        }
+        return nil
+    }
+
+    /// The body limit declared by the route that would answer `request` (the first route matching
+    /// its method and path, as `dispatch` picks it), or nil for the server's own limit.
+    public func maxBodyBytes(for request: Request) -> Int? {
+        for route in routes where route.method == request.method {
+            if Self.match(route.segments, request.pathSegments) != nil { return route.maxBodyBytes }
         }
         return nil
     }

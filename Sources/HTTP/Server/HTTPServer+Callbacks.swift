@@ -34,7 +34,9 @@ let requestCompleted:
             headDeadline.requestCompleted(socket)
         }
         if let pointer = requestPointer?.pointee {
-            Unmanaged<RequestState>.fromOpaque(pointer).release()
+            let state = Unmanaged<RequestState>.fromOpaque(pointer)
+            server.largeBodies.release(state.takeUnretainedValue().reservedBodyBytes)
+            state.release()
             requestPointer?.pointee = nil
             server.requestsInFlight.subtract(1, ordering: .relaxed)
         }
@@ -97,8 +99,12 @@ extension HTTPServer {
             state.method = HTTPMethod(method.map { String(cString: $0) } ?? "GET")
             state.headers = Self.headers(of: connection)
             state.remoteAddress = Self.remoteAddress(of: connection)
-            if let refusal = RequestFraming.check(state.headers, maxBodyBytes: configuration.maxBodyBytes) {
+            state.maxBodyBytes = bodyLimit(for: state)
+            if let refusal = RequestFraming.check(state.headers, maxBodyBytes: state.maxBodyBytes) {
                 // Answering now means libmicrohttpd never reads the body and closes the connection.
+                return respond(connection, state: state, rejection: refusal)
+            }
+            if let refusal = reserveLargeBody(state) {
                 return respond(connection, state: state, rejection: refusal)
             }
             if let length = state.headers["Content-Length"].flatMap({ Int(Substring($0).trimmingASCIIWhitespace()) }) {
@@ -116,7 +122,7 @@ extension HTTPServer {
                 log.warning("\(state.method) \(loggable(String(path))) cut off: body still arriving after the deadline")
                 return .NO
             }
-            if state.body.count + chunkSize > configuration.maxBodyBytes {
+            if state.body.count + chunkSize > state.maxBodyBytes {
                 // A chunked body declares no length: keep reading, but keep nothing, then answer 413.
                 state.bodyTooLarge = true
                 state.body = []
@@ -129,13 +135,37 @@ extension HTTPServer {
             return .YES
         }
 
-        let rejection =
-            state.bodyTooLarge
-            ? HTTPError(
-                .payloadTooLarge,
-                "The request body is larger than the \(configuration.maxBodyBytes / 1024) KiB this site accepts.",
-                closeConnection: true) : nil
+        let rejection = state.bodyTooLarge ? RequestFraming.tooLarge(state.maxBodyBytes) : nil
         return respond(connection, state: state, rejection: rejection)
+    }
+
+    /// A body that may go past the server's own limit reserves its declared length (a chunked one,
+    /// its route's whole limit) from the large-body budget; 503, unread, when it does not fit.
+    private func reserveLargeBody(_ state: RequestState) -> HTTPError? {
+        guard state.maxBodyBytes > configuration.maxBodyBytes else { return nil }
+        let declared = state.headers["Content-Length"].flatMap { Int(Substring($0).trimmingASCIIWhitespace()) }
+        let bytes = declared ?? state.maxBodyBytes
+        guard bytes > configuration.maxBodyBytes else { return nil }
+        guard largeBodies.reserve(bytes) else {
+            libraryLog.write("refused a \(RequestFraming.size(bytes)) body: the large-body budget is in use")
+            var error = HTTPError.serviceUnavailable(
+                retryAfter: 10, "The server is busy receiving other large uploads. Please try again in a minute.")
+            error.closeConnection = true
+            return error
+        }
+        state.reservedBodyBytes = bytes
+        return nil
+    }
+
+    /// The route's body limit when the request announces a body (a length or a transfer
+    /// encoding), else the server's; asked before any byte of the body is read.
+    private func bodyLimit(for state: RequestState) -> Int {
+        guard state.headers.contains("Content-Length") || state.headers.contains("Transfer-Encoding") else {
+            return configuration.maxBodyBytes
+        }
+        let head = Request(
+            method: state.method, target: state.target, headers: state.headers, remoteAddress: state.remoteAddress)
+        return responder.maxBodyBytes(for: head) ?? configuration.maxBodyBytes
     }
 
     private func respond(_ connection: OpaquePointer, state: RequestState, rejection: HTTPError?) -> MHD_Result {

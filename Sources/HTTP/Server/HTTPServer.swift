@@ -26,6 +26,8 @@ public final class HTTPServer: @unchecked Sendable {
     let requestsInFlight = Atomic<Int>(0)
     /// Cuts off connections whose request head is overdue; nil when the deadline is 0.
     let headDeadline: RequestHeadDeadline?
+    /// The memory that bodies above `maxBodyBytes` may hold at once.
+    let largeBodies: LargeBodyBudget
     /// The port actually bound (useful with port 0).
     public private(set) var port = 0
 
@@ -34,6 +36,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.responder = responder
         self.log = log
         self.libraryLog = RateLimitedLog(log: log, linesPerSecond: 5)
+        self.largeBodies = LargeBodyBudget(limit: configuration.largeBodyBudgetBytes)
         self.headDeadline =
             configuration.requestHeadDeadlineSeconds > 0
             ? RequestHeadDeadline(seconds: configuration.requestHeadDeadlineSeconds) : nil

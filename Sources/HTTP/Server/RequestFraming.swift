@@ -21,13 +21,22 @@ enum RequestFraming {
             guard let declared = Int(Substring(length).trimmingASCIIWhitespace()), declared >= 0 else {
                 return HTTPError(.badRequest, "The Content-Length header is not a number.", closeConnection: true)
             }
-            if declared > maxBodyBytes {
-                return HTTPError(
-                    .payloadTooLarge,
-                    "The request body is larger than the \(maxBodyBytes / 1024) KiB this site accepts.",
-                    closeConnection: true)
-            }
+            if declared > maxBodyBytes { return tooLarge(maxBodyBytes) }
         }
         return nil
+    }
+
+    /// 413 for a body past `limit`; the connection is closed, since its body is left unread.
+    static func tooLarge(_ limit: Int) -> HTTPError {
+        HTTPError(
+            .payloadTooLarge, "The request body is larger than the \(size(limit)) this address accepts.",
+            closeConnection: true)
+    }
+
+    /// `6 MiB`, `64 KiB`, `100 bytes`.
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
     }
 }

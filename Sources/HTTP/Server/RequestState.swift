@@ -14,6 +14,10 @@ final class RequestState: @unchecked Sendable {
     var headersChecked = false
     /// The body went past the cap while streaming in (chunked bodies declare no length).
     var bodyTooLarge = false
+    /// The body limit for this request: its route's, else the server's.
+    var maxBodyBytes = 0
+    /// Bytes reserved from the server's `LargeBodyBudget`, given back when the request completes.
+    var reservedBodyBytes = 0
     /// The answer computed on a worker pool while the connection was suspended.
     var deferredResponse: Response?
 

@@ -11,6 +11,9 @@ public struct ServerConfiguration: Sendable {
     public var threads = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     /// Largest request body accepted; a larger declared body is refused with 413 before it is read.
     public var maxBodyBytes = 64 * 1024
+    /// Bytes that bodies above `maxBodyBytes` (on routes that allow more) may hold at once, across
+    /// all connections; a request that would go past it is answered 503 before its body is read.
+    public var largeBodyBudgetBytes = 64 << 20
     /// Per-connection buffer for the request line and headers (libmicrohttpd answers 431/414 past it).
     public var connectionMemoryBytes = 16 * 1024
     /// Connections open at once, across all threads.
