@@ -3,7 +3,7 @@
 // sanitizer and coverage instrumentation; never part of the normal build.
 import PackageDescription
 
-let harnesses = ["FuzzForm", "FuzzCookies", "FuzzIntent", "FuzzMustache", "FuzzFeeds", "FuzzMarkdown"]
+let harnesses = ["FuzzForm", "FuzzCookies", "FuzzIntent", "FuzzMustache", "FuzzFeeds", "FuzzMarkdown", "FuzzMultipart"]
 
 let package = Package(
     name: "HeraldFuzz",
