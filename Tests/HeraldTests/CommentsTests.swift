@@ -198,10 +198,6 @@ import Testing
             try other.post(
                 "/comments/\(id)/delete", form: [("csrf_token", hiddenField("csrf_token", in: otherPage) ?? "")]
             ).status == 403)
-        let anonymous = app.client()
-        #expect(
-            try anonymous.post("/comments/\(id)/delete", form: [("csrf_token", try anonymous.formToken(on: "/login"))])
-                .status == 403)
         #expect(
             try author.post("/comments/999999/delete", form: [("csrf_token", try author.formToken(on: "/"))]).status
                 == 404)
@@ -210,6 +206,41 @@ import Testing
         #expect(deleted["Location"] == "/articles/\(slug)")
         #expect(!(try author.get("/articles/\(slug)").text.contains("Mine to delete.")))
         #expect(try author.get("/").text.contains("data-comment-count=\"0\""))
+    }
+
+    @Test func anAnonymousDeleteIsCapturedAndPerformedOnlyForTheAuthor() throws {
+        let app = try TestApp(server: false)
+        let slug = try app.firstSlug()
+        let author = app.client()
+        _ = try author.register("writer")
+        let location = try #require(try postComment(author, slug, "Delete me later.")["Location"])
+        let id = try #require(firstMatch(#"#comment-(\d+)$"#, in: location))
+        _ = try app.client().register("stranger")
+
+        // Someone else logs in with the pending deletion: refused, and the comment stays.
+        let stranger = app.client()
+        let captured = try stranger.post(
+            "/comments/\(id)/delete", form: [("csrf_token", try stranger.formToken(on: "/login"))])
+        #expect(captured.status == 303)
+        #expect(captured["Location"] == "/login")
+        #expect(try stranger.get("/login").text.contains("Log in to delete your comment"))
+        let refused = try stranger.login("stranger")
+        #expect(refused.status == 403)
+        #expect(refused.text.contains("Only the author of a comment can delete it."))
+        #expect(try stranger.get("/account").status == 200, "the login itself stands")
+        #expect(try app.client().get("/articles/\(slug)").text.contains("Delete me later."))
+
+        // Its author, whose session had expired: deleted after login.
+        let returning = app.client()
+        _ = try returning.post("/comments/\(id)/delete", form: [("csrf_token", try returning.formToken(on: "/login"))])
+        #expect(try returning.login("writer")["Location"] == "/articles/\(slug)")
+        #expect(!(try app.client().get("/articles/\(slug)").text.contains("Delete me later.")))
+        // An unknown comment is 404 and nothing is kept.
+        let lost = app.client()
+        #expect(
+            try lost.post("/comments/999999/delete", form: [("csrf_token", try lost.formToken(on: "/login"))]).status
+                == 404)
+        #expect(lost.cookies["herald_intent"] == nil)
     }
 
     @Test func postingIsRateLimited() throws {

@@ -70,7 +70,9 @@ public final class HeraldApp: Sendable {
         let accountSettings = AccountSettingsController(accounts: accounts, views: views, hashingPool: hashingPool)
         // Every POST that survives login, fixed here once.
         let intents = PendingActions(
-            actions: likesController.resumableActions + [commentsController.postAction]
+            actions: likesController.resumableActions + [
+                commentsController.postAction, commentsController.deleteAction,
+            ]
                 + accountSettings.resumableActions,
             codec: IntentCodec(keys: keys),
             performed: PerformedIntentStore(database: database), clock: configuration.clock, log: log)
@@ -82,7 +84,9 @@ public final class HeraldApp: Sendable {
         commentsController.addRoutes(to: &router, intents: intents)
         likesController.addRoutes(to: &router, intents: intents)
         accountSettings.addRoutes(to: &router, intents: intents)
-        let afterLogin = AfterLogin(intents: intents, accounts: accounts)
+        let afterLogin = AfterLogin(intents: intents, accounts: accounts) { error, context in
+            views.errorPage(error, context: context)
+        }
         AccountsController(accounts: accounts, views: views, hashingPool: hashingPool, afterLogin: afterLogin)
             .addRoutes(to: &router)
         PasswordResetController(

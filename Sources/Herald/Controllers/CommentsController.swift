@@ -15,10 +15,34 @@ struct CommentsController: Sendable {
         ) { request, context in try post(request, &context) }
     }
 
+    /// Deleting a comment: captured like any POST when logged out, and after login performed
+    /// only for its author (the handler checks, as for a logged-in click).
+    var deleteAction: ResumableAction {
+        ResumableAction(
+            .deleteComment,
+            describe: { request in
+                guard try comments.articleSlug(ofComment: Self.commentID(request)) != nil else {
+                    throw Self.noSuchComment
+                }
+                return "delete your comment"
+            },
+            returnPath: { request in
+                ((try? comments.articleSlug(ofComment: Self.commentID(request))) ?? nil).map(ArticlePaths.article)
+                    ?? "/"
+            }
+        ) { request, context in try delete(request, &context) }
+    }
+
     func addRoutes(to router: inout Router<RequestContext>, intents: PendingActions) {
         router.post("/articles/:slug/comments", intents.route(postAction))
-        router.post("/comments/:id/delete") { request, context in try delete(request, &context) }
+        router.post("/comments/:id/delete", intents.route(deleteAction))
     }
+
+    private static func commentID(_ request: Request) -> Int {
+        request.parameters["id"].flatMap { Int($0) } ?? 0
+    }
+
+    static let noSuchComment = HTTPError(.notFound, "There is no such comment. It may already have been deleted.")
 
     /// Logged in: validate, rate-limit, add; 303 to the new comment's anchor.
     func post(_ request: Request, _ context: inout RequestContext) throws -> Response {
@@ -43,15 +67,14 @@ struct CommentsController: Sendable {
 
     /// Its author only: others (and anonymous readers) get 403, an unknown id 404.
     func delete(_ request: Request, _ context: inout RequestContext) throws -> Response {
-        let id = request.parameters["id"].flatMap { Int($0) } ?? 0
-        switch try comments.delete(id, by: context.user?.id) {
+        switch try comments.delete(Self.commentID(request), by: context.user?.id) {
         case .deleted(let slug):
             context.nextFlash = "Your comment is deleted."
             return .redirect(to: slug.map(ArticlePaths.article) ?? "/")
         case .notTheAuthor:
             throw HTTPError(.forbidden, "Only the author of a comment can delete it.")
         case .noSuchComment:
-            throw HTTPError(.notFound, "There is no such comment. It may already have been deleted.")
+            throw Self.noSuchComment
         }
     }
 

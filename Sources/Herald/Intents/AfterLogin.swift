@@ -6,6 +6,8 @@ import HTTP
 struct AfterLogin: Sendable {
     let intents: PendingActions
     let accounts: Accounts
+    /// The page for a pending action the account may not perform (403), the session kept.
+    let refusalPage: @Sendable (HTTPError, RequestContext) -> Response
 
     func complete(
         _ request: Request, _ context: inout RequestContext, user: User, sessionToken: String, next: String?
@@ -15,7 +17,12 @@ struct AfterLogin: Sendable {
         context.user = user
         context.sessionToken = sessionToken
         context.csrf?.rebind(toSession: sessionToken)
-        var response = try intents.resume(request, &context) ?? .redirect(to: next ?? "/")
+        var response: Response
+        do {
+            response = try intents.resume(request, &context) ?? .redirect(to: next ?? "/")
+        } catch let refused as PendingActions.Refused {
+            response = refusalPage(refused.error, context)
+        }
         response.setCookie(.herald(CookieNames.session, sessionToken, secure: context.isSecure))
         // Performed or void, a pending action is finished with; and the anonymous CSRF binding:
         // forms are now bound to the session.

@@ -84,6 +84,10 @@ final class PendingActions: Sendable {
             // The same handler a logged-in POST reaches (unless the action resumes otherwise):
             // every check it makes is made again.
             return try action.resume(replay, &context)
+        } catch let error as HTTPError where error.status == .forbidden {
+            // Not allowed for the account that logged in (SPEC: refused with 403): the caller
+            // answers with the refusal, and the login itself stands.
+            throw Refused(error: error)
         } catch let error as HTTPError where error.status == .notFound {
             context.nextFlash = "What you started before logging in can no longer be done: \(error.message)"
             return .redirect(to: "/")
@@ -92,6 +96,11 @@ final class PendingActions: Sendable {
             context.nextFlash = "You are logged in, but what you started could not be done: \(error.message)"
             return .redirect(to: LocalPath.validated(intent.returnPath) ?? "/")
         }
+    }
+
+    /// A pending action the account that logged in may not perform.
+    struct Refused: Error {
+        let error: HTTPError
     }
 
     /// What is pending, for the login and register pages; nil when nothing (valid) is.

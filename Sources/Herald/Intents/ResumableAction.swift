@@ -4,6 +4,7 @@ import HTTP
 /// these strings are part of the cookie format: renaming one voids intents in flight).
 enum ResumableActionName: String, Sendable, CaseIterable {
     case like, unlike, comment
+    case deleteComment = "comment-delete"
     case changeEmail = "account-email"
     case endOtherSessions = "account-end-others"
     /// Forms that carry a password: captured without it, and after login the reader is sent

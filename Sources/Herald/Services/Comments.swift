@@ -66,6 +66,12 @@ final class Comments: Sendable {
         return .deleted(articleSlug: try articles.slug(id: comment.articleID))
     }
 
+    /// Where a comment lives, for the page a pending deletion returns to; nil for an unknown one.
+    func articleSlug(ofComment id: Int) throws -> String? {
+        guard id > 0, let comment = try comments.comment(id: id) else { return nil }
+        return try articles.slug(id: comment.articleID)
+    }
+
     /// The start of a draft, for "Log in to post your comment on “Title”: “First words…”".
     static func preview(_ draft: String) -> String { CommentText.preview(draft) }
 }
