@@ -1,3 +1,5 @@
+import TextSupport
+
 /// Which link and image targets an article may have: `http:`, `https:` and `mailto:` URLs, and
 /// local ones (`/path`, `#fragment`, `?query`, `relative/path`). Everything else is refused:
 /// `javascript:`, `data:`, `vbscript:`, `file:`, `ftp:` and any scheme not named here.
@@ -74,7 +76,7 @@ enum MarkdownURLPolicy {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+                let high = ASCII.hexValue(bytes[index + 1]), let low = ASCII.hexValue(bytes[index + 2])
             {
                 out.append(high << 4 | low)
                 index += 3
@@ -84,14 +86,5 @@ enum MarkdownURLPolicy {
             }
         }
         return out
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
     }
 }
