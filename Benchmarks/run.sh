@@ -7,6 +7,7 @@
 # articles) and nginx serving a 2 KB static file as the ceiling, then measures, interleaved over
 # ROUNDS rounds, with wrk beside the server (so the server has about one of the two cores):
 #   front page, article page (anonymous, random), article page (logged in), like+unlike POSTs,
+# a reader's profile page and their account page,
 # plus article p99 at c=256, the anonymous like->login->liked flow per second (argon2id included),
 # article p99 while 4 clients log in continuously, peak RSS, and start-up time with 100k articles.
 set -euo pipefail
@@ -90,6 +91,13 @@ curl -s -o /dev/null -c "$JAR" -b "$JAR" -d "csrf_token=$TOKEN&username=benchrea
 SESSION=$(awk '$6 == "herald_session" { print $7 }' "$JAR")
 [ -n "$SESSION" ] || { echo "could not log in" >&2; exit 1; }
 export SLUGS COOKIE="herald_session=$SESSION"
+# The reader's comments, for their profile page (written beside the server, as an import would).
+sqlite3 "$DATA/herald.sqlite3" >/dev/null <<SQL
+INSERT INTO comments (article_id, user_id, body, created_at)
+SELECT a.id, u.id, 'A benchmark comment on ' || a.title || '.', 1700000000 + a.id
+FROM articles a, users u WHERE u.username = 'benchreader' ORDER BY a.id LIMIT 60;
+UPDATE articles SET comment_count = (SELECT count(*) FROM comments c WHERE c.article_id = articles.id);
+SQL
 
 declare -A SUM_RPS SUM_P50 MAX_P99
 record() { # name "rps p50 p99"
@@ -110,6 +118,8 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 record "article, anonymous, c=256" "$(COOKIE= measure "$BASE/" 256 "$ROOT/Benchmarks/lib/articles.lua")"
 record "front page, c=256" "$(measure "$BASE/" 256)"
+record "profile page (60 comments)" "$(COOKIE= PAGE_PATH=/users/benchreader measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/page.lua")"
+record "account page, logged in" "$(PAGE_PATH=/account measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/page.lua")"
 
 # Like counts must equal the rows after all that.
 MISMATCH=$(sqlite3 "$DATA/herald.sqlite3" "SELECT count(*) FROM articles a WHERE like_count != (SELECT count(*) FROM likes l WHERE l.article_id = a.id)")
@@ -154,7 +164,8 @@ row() { # name rounds
   echo "| scenario | req/s | p50 ms | p99 ms (worst round) | of nginx |"
   echo "|---|---|---|---|---|"
   for name in "nginx static 2 KB" "front page" "article, anonymous" "article, logged in" "like+unlike POSTs"; do row "$name" "$ROUNDS"; done
-  for name in "article, anonymous, c=256" "front page, c=256" "article while 4 log in"; do row "$name" 1; done
+  for name in "article, anonymous, c=256" "front page, c=256" "profile page (60 comments)" "account page, logged in" \
+    "article while 4 log in"; do row "$name" 1; done
   echo
   echo "- like counts not equal to their rows after the run: $MISMATCH"
   echo "- logins/s by 4 clients (argon2id, interactive cost) during the article run: $LOGIN_RATE"

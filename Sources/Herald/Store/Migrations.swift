@@ -89,7 +89,8 @@ enum Migrations {
         DROP TABLE throttle_events;
         """,
         // 6: roles (a bit set: 1 editor, 2 moderator, 4 admin), an optional unique email, and
-        // password-reset tokens (only their SHA-256 is stored; single use, one hour).
+        // password-reset tokens (only their SHA-256 is stored; single use, one hour); comments by
+        // author, for profiles, exports and account deletion.
         """
         ALTER TABLE users ADD COLUMN roles {int} NOT NULL DEFAULT 0;
         ALTER TABLE users ADD COLUMN email TEXT;
@@ -101,6 +102,7 @@ enum Migrations {
             expires_at {int} NOT NULL
         );
         CREATE INDEX password_resets_user ON password_resets (user_id);
+        CREATE INDEX comments_by_user ON comments (user_id, id);
         """,
     ]
 
