@@ -32,12 +32,7 @@ import Testing
                     RequestValidation(),
                 ],
                 router: router, makeContext: { _ in () })
-            var configuration = ServerConfiguration()
-            configuration.port = 0
-            configuration.threads = 2
-            configure(&configuration)
-            server = HTTPServer(configuration: configuration, responder: application, log: .silent)
-            try server.start()
+            server = try startTestServer(application, configure: configure)
         }
 
         deinit { server.shutdown() }

@@ -49,17 +49,25 @@ final class ServerFixture {
                 RequestValidation(), Compression(),
             ],
             router: router, makeContext: { _ in () })
-
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.threads = 2
-        configure(&configuration)
-        server = HTTPServer(configuration: configuration, responder: application, log: .silent)
-        try server.start()
+        server = try startTestServer(application, configure: configure)
     }
 
     deinit {
         server.shutdown()
         removeDirectory(publicDirectory)
     }
+}
+
+/// `responder` served by a started HTTPServer on an ephemeral loopback port with two threads,
+/// the way every HTTP test runs it; `configure` adjusts the limits under test.
+func startTestServer(_ responder: any Responder, configure: (inout ServerConfiguration) -> Void) throws
+    -> HTTPServer
+{
+    var configuration = ServerConfiguration()
+    configuration.port = 0
+    configuration.threads = 2
+    configure(&configuration)
+    let server = HTTPServer(configuration: configuration, responder: responder, log: .silent)
+    try server.start()
+    return server
 }

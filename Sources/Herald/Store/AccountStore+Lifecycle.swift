@@ -161,15 +161,15 @@ extension AccountStore {
 /// An account as stored, without its password hash.
 public struct StoredAccount: Sendable, Equatable {
     public var user: User
-    public var roles: Roles
     public var email: String?
     public var createdAt: Int
 
     static let columns = User.columns + ", users.email, users.created_at"
 
+    public var roles: Roles { user.roles }
+
     init(row: SQLRow) {
         user = User(row: row)
-        roles = user.roles
         email = row[3] == .null ? nil : row.string(3)
         createdAt = row.int(4)
     }
