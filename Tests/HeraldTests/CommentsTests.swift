@@ -167,20 +167,41 @@ import Testing
         #expect(page.contains(escapeHTML(firstParagraph)))
     }
 
-    @Test func textThatCannotFitIsShownAgainNotDropped() throws {
+    /// SPEC "Resumable everywhere": a comment too large for the cookie is parked server-side and
+    /// posted after login, whole.
+    @Test func textThatCannotFitTheCookieIsParkedAndPostedAfterLogin() throws {
         let app = try TestApp(server: false)
         let slug = try app.firstSlug()
-        // 2,000 random CJK code points barely compress: too large for the cookie.
-        var generator = SystemRandomNumberGenerator()
-        let noise = String(
-            String.UnicodeScalarView(
-                (0..<2000).compactMap { _ in Unicode.Scalar(UInt32.random(in: 0x4E00...0x9FFF, using: &generator)) }))
+        let noise = Self.incompressibleCJK(2000)
+        let reader = app.client()
+        let response = try postComment(reader, slug, noise)
+        #expect(response.status == 303)
+        #expect(response["Location"] == "/login")
+        let cookie = try #require(reader.cookies["herald_intent"])
+        #expect(cookie.utf8.count < 400, "the cookie names the parked form instead of carrying it")
+        _ = try reader.register("noisy")
+        #expect(try reader.get("/articles/\(slug)").text.contains(noise))
+    }
+
+    /// When parking is full, the text is shown again with a message, never dropped.
+    @Test func textThatCanBeKeptNowhereIsShownAgainNotDropped() throws {
+        let app = try TestApp(server: false) { $0.parkingLimits.totalBytes = 1000 }
+        let slug = try app.firstSlug()
+        let noise = Self.incompressibleCJK(2000)
         let reader = app.client()
         let response = try postComment(reader, slug, noise)
         #expect(response.status == 422)
         #expect(response.text.contains("please log in first") || response.text.contains("Please log in first"))
         #expect(response.text.contains(noise))
         #expect(reader.cookies["herald_intent"] == nil)
+    }
+
+    /// Random CJK code points barely compress: 2,000 of them are too large for the cookie.
+    private static func incompressibleCJK(_ count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String(
+            String.UnicodeScalarView(
+                (0..<count).compactMap { _ in Unicode.Scalar(UInt32.random(in: 0x4E00...0x9FFF, using: &generator)) }))
     }
 
     @Test func deleteByAuthorOnly() throws {

@@ -45,7 +45,8 @@ private func rss(items: String) -> String {
                     title: "Q&A: why 1 < 2 & other truths",
                     summary: "Why one is less than two.",
                     body: "First & foremost: café — “quoted”.\n\nSecond\n\nThird <script> stays text.",
-                    author: "Ada Lovelace", section: "science", publishedAt: 1_709_296_200))
+                    author: "Ada Lovelace", section: "science", publishedAt: 1_709_296_200,
+                    originalURL: "https://wire.example/1"))
 
         #expect(
             articles[1]
@@ -138,7 +139,8 @@ private func rss(items: String) -> String {
                     title: "Council approves budget & new <bike> lanes",
                     summary: "The council voted 7–2 on Tuesday.",
                     body: "The council voted 7–2.\n\nLanes open in May.",
-                    author: "Maria Lopez", section: "local politics", publishedAt: 1_709_663_400))  // GMT
+                    author: "Maria Lopez", section: "local politics", publishedAt: 1_709_663_400,  // GMT
+                    originalURL: "https://gazette.example/budget"))
 
         #expect(
             articles[1]
@@ -148,7 +150,8 @@ private func rss(items: String) -> String {
                     summary: "Part one. Part two.",
                     body: "Part one.\n\nPart two.",  // no content:encoded: the description is the body
                     author: "Jo Park",  // from "jo@gazette.example (Jo Park)"
-                    section: "", publishedAt: 1_709_561_700))  // 09:15 EST = 14:15 UTC
+                    section: "", publishedAt: 1_709_561_700,  // 09:15 EST = 14:15 UTC
+                    originalURL: "https://gazette.example/mayor"))
 
         #expect(articles[2].sourceID == "https://gazette.example/weather")
         #expect(articles[2].author == "Weather Desk")  // a bare address gives way to dc:creator
@@ -216,7 +219,8 @@ private func rss(items: String) -> String {
                 == IncomingArticle(
                     sourceID: "j1", title: "Tom & Jerry <3", summary: "A classic.",
                     body: "Line one still one.\n\nPara two.",  // content_text preferred over content_html
-                    author: "Ann Writer", section: "culture", publishedAt: 1_705_305_600))
+                    author: "Ann Writer", section: "culture", publishedAt: 1_705_305_600,
+                    originalURL: "https://json.example/1"))
         #expect(
             articles[1]
                 == IncomingArticle(

@@ -165,7 +165,7 @@ import Testing
         #expect(entries.count == FeedController.entryCount)
         let first = try #require(entries.first)
         #expect(first.sourceID.hasPrefix("http://news.example:8080/articles/"))
-        let newest = try #require(try app.app.articles.newest(limit: 1).first)
+        let newest = try #require(try app.app.articles.newest(limit: 1, now: .max).first)
         #expect(first.title == newest.title)
         #expect(first.body == newest.paragraphs.joined(separator: "\n\n"))
         #expect(first.publishedAt == newest.publishedAt)

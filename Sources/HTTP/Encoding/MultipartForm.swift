@@ -41,8 +41,9 @@ public struct MultipartForm: Sendable {
         public var maxHeaderBytes = 8 * 1024
         /// A field's `name`, in UTF-8 bytes (a `filename` may be as long as its header block allows).
         public var maxNameBytes = 200
-        /// One text field's value, in UTF-8 bytes.
-        public var maxTextFieldBytes = 200_000
+        /// One text field's value, in UTF-8 bytes: room for the longest text any form takes
+        /// (an article of 100,000 characters, up to 4 bytes each).
+        public var maxTextFieldBytes = 512 * 1024
 
         public init() {}
     }

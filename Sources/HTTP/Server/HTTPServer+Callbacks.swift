@@ -117,7 +117,7 @@ extension HTTPServer {
         let chunkSize = uploadDataSize.pointee
         if chunkSize > 0 {
             let elapsed = monotonicMicroseconds() - state.startedAt
-            if elapsed > Int64(configuration.requestDeadlineSeconds) * 1_000_000 {
+            if elapsed > bodyDeadlineMicroseconds(state) {
                 let path = state.target.prefix { $0 != "?" }.prefix(200)
                 log.warning("\(state.method) \(loggable(String(path))) cut off: body still arriving after the deadline")
                 return .NO
@@ -137,6 +137,13 @@ extension HTTPServer {
 
         let rejection = state.bodyTooLarge ? RequestFraming.tooLarge(state.maxBodyBytes) : nil
         return respond(connection, state: state, rejection: rejection)
+    }
+
+    /// How long the body may take: the request deadline, plus a second per
+    /// `uploadBytesPerExtraSecond` of a large body's reserved size.
+    private func bodyDeadlineMicroseconds(_ state: RequestState) -> Int64 {
+        let extraSeconds = state.reservedBodyBytes / max(1, configuration.uploadBytesPerExtraSecond)
+        return Int64(configuration.requestDeadlineSeconds + extraSeconds) * 1_000_000
     }
 
     /// A body that may go past the server's own limit reserves its declared length (a chunked one,

@@ -26,6 +26,10 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeoutSeconds = 15
     /// A request whose body is still arriving after this many seconds is cut off.
     public var requestDeadlineSeconds = 20
+    /// A body larger than `maxBodyBytes` (an upload, on a route that allows one) gets more time:
+    /// one more second for each this many bytes it declares, so a 6 MB image over a slow uplink
+    /// (~0.5 Mbit/s) still arrives, while a client trickling bytes is still cut off.
+    public var uploadBytesPerExtraSecond = 64 * 1024
     /// A request whose request line and headers are not complete this many seconds after they
     /// began is cut off, its connection closed (0: no limit). `RequestHeadDeadline` says when the
     /// clock starts; without this, a client sending a header line now and then holds a connection

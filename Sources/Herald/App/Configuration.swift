@@ -40,6 +40,9 @@ public struct Configuration: Sendable {
     public var accounts = AccountSettings()
     /// Comments one reader may post per minute (`HERALD_COMMENTS_PER_MINUTE`).
     public var commentsPerMinute = 5
+    /// Forms too large for the intent cookie, kept server-side until login: how many per client,
+    /// how many bytes in all, for how long.
+    public var parkingLimits = ParkingLimits()
     /// How long a database statement waits for a lock before the request is answered 503.
     public var databaseBusyTimeoutMilliseconds: Int32 = 5000
     /// `HERALD_SMTP_URL`: `smtp://[user:password@]host[:port]` (STARTTLS when offered) or

@@ -43,8 +43,10 @@ public final class HeraldApp: Sendable {
             // argon2id keeps a core busy for ~100 ms a login; pages must not wait behind it.
             niceness: 10, busyMessage: "Too many people are logging in right now. Please try again in a moment.")
         mailer = try Mailer.configured(from: configuration, log: log)
+        let sections = SectionStore(database: database)
         let views = try Views(
-            directory: configuration.templatesDirectory, reloadOnChange: configuration.developmentMode)
+            directory: configuration.templatesDirectory, reloadOnChange: configuration.developmentMode,
+            menu: SectionMenu(store: sections, database: database, clock: configuration.clock))
 
         if configuration.loadDemoContent, try articles.isEmpty() {
             do {
@@ -58,8 +60,9 @@ public final class HeraldApp: Sendable {
         }
 
         let comments = CommentStore(database: database)
-        let pages = ArticlePages(articles: articles, likes: likes, comments: comments)
-        let articlePage = ArticlePage(likes: likes, comments: comments, views: views)
+        let pages = ArticlePages(
+            articles: articles, sections: sections, likes: likes, comments: comments, clock: configuration.clock)
+        let articlePage = ArticlePage(likes: likes, comments: comments, views: views, clock: configuration.clock)
         let likesController = LikesController(
             likes: Likes(articles: articles, likes: likes, clock: configuration.clock), pages: pages, views: views)
         let commentsController = CommentsController(
@@ -68,14 +71,16 @@ public final class HeraldApp: Sendable {
                 perMinute: configuration.commentsPerMinute),
             pages: pages, page: articlePage)
         let accountSettings = AccountSettingsController(accounts: accounts, views: views, hashingPool: hashingPool)
+        let editor = EditorController(newsroom: Newsroom(articles: articles, clock: configuration.clock), views: views)
         // Every POST that survives login, fixed here once.
         let intents = PendingActions(
             actions: likesController.resumableActions + [
                 commentsController.postAction, commentsController.deleteAction,
             ]
-                + accountSettings.resumableActions,
+                + accountSettings.resumableActions + [editor.createAction, editor.saveAction],
             codec: IntentCodec(keys: keys),
-            performed: PerformedIntentStore(database: database), clock: configuration.clock, log: log)
+            performed: PerformedIntentStore(database: database), parking: ParkedFormStore(database: database),
+            parkingLimits: configuration.parkingLimits, clock: configuration.clock, log: log)
 
         var router = Router<RequestContext>()
         HealthController(database: database).addRoutes(to: &router)
@@ -84,6 +89,8 @@ public final class HeraldApp: Sendable {
         commentsController.addRoutes(to: &router, intents: intents)
         likesController.addRoutes(to: &router, intents: intents)
         accountSettings.addRoutes(to: &router, intents: intents)
+        editor.addRoutes(to: &router, intents: intents)
+        MediaController(media: MediaStore(database: database)).addRoutes(to: &router)
         let afterLogin = AfterLogin(intents: intents, accounts: accounts) { error, context in
             views.errorPage(error, context: context)
         }

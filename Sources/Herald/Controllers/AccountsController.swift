@@ -74,6 +74,7 @@ struct AccountsController: Sendable {
         if let token = context.sessionToken { try accounts.logout(sessionToken: token) }
         var response = Response.redirect(to: "/")
         response.setCookie(.heraldExpired(CookieNames.session, secure: context.isSecure))
+        try afterLogin.intents.discard(request)
         response.expireCookie(CookieNames.intent, sentIn: request, secure: context.isSecure)
         if context.user != nil { context.nextFlash = "You have logged out." }
         return response

@@ -11,6 +11,7 @@ struct ArticlesController: Sendable {
     func addRoutes(to router: inout Router<RequestContext>) {
         router.get("/") { request, context in try frontPage(request, context) }
         router.get("/articles/:slug") { request, context in try articlePage(request, context) }
+        router.get("/sections/:section") { request, context in try sectionPage(request, context) }
     }
 
     func frontPage(_ request: Request, _ context: RequestContext) throws -> Response {
@@ -19,7 +20,7 @@ struct ArticlesController: Sendable {
         return try cache.response(for: copy, context: context) { context in
             switch try pages.front(page: number) {
             case .articles(let items, let hasOlder):
-                return try renderFrontPage(number, items, hasOlder: hasOlder, context)
+                return try renderList(number, items, hasOlder: hasOlder, section: nil, context)
             case .beyondTheArchive:
                 throw HTTPError(
                     .notFound,
@@ -31,18 +32,50 @@ struct ArticlesController: Sendable {
         }
     }
 
-    private func renderFrontPage(_ number: Int, _ items: [Article], hasOlder: Bool, _ context: RequestContext)
-        throws -> Response
-    {
+    /// `/sections/{slug}`: a section's published articles, paginated and cached like `/`.
+    func sectionPage(_ request: Request, _ context: RequestContext) throws -> Response {
+        let number = try Self.pageNumber(request.query["page"])
+        let slug = request.parameters["section"] ?? ""
+        let copy = FrontPageCopy(page: number, loggedIn: context.user != nil, section: slug)
+        return try cache.response(for: copy, context: context) { context in
+            guard let section = try pages.section(slug) else {
+                throw HTTPError(.notFound, "There is no section at this address.")
+            }
+            switch try pages.front(page: number, section: section) {
+            case .articles(let items, let hasOlder):
+                return try renderList(number, items, hasOlder: hasOlder, section: section, context)
+            case .beyondTheArchive:
+                throw HTTPError(
+                    .notFound,
+                    "A section goes back \(ArticlePages.maximumPage) pages. Older articles are still at their own addresses."
+                )
+            case .pastTheLast:
+                throw HTTPError(.notFound, "There is no page \(number): the section has fewer articles than that.")
+            }
+        }
+    }
+
+    /// The front page, or a section's page: the same list, under its own heading and links.
+    private func renderList(
+        _ number: Int, _ items: [Article], hasOlder: Bool, section: Section?, _ context: RequestContext
+    ) throws -> Response {
+        let base = section.map { SectionPaths.section($0.slug) } ?? "/"
         let model: [String: MustacheValue] = [
             "articles": .list(items.map { .object(ArticleSummaryView(article: $0)) }),
             "has_articles": .bool(!items.isEmpty),
             "has_pager": .bool(number > 1 || hasOlder),
             "page": .int(number),
-            "newer_url": number > 1 ? .string(number == 2 ? "/" : "/?page=\(number - 1)") : .null,
-            "older_url": hasOlder ? .string("/?page=\(number + 1)") : .null,
+            "newer_url": number > 1 ? .string(number == 2 ? base : "\(base)?page=\(number - 1)") : .null,
+            "older_url": hasOlder ? .string("\(base)?page=\(number + 1)") : .null,
+            "empty_text": .string(
+                section == nil
+                    ? "There are no articles yet. Editors write them in the newsroom; `herald import` brings in a feed."
+                    : "There are no articles in this section yet."),
+            "section_feed": section.map { ["name": .string($0.name), "url": .string(SectionPaths.feed($0.slug))] }
+                ?? .null,
         ]
-        let title = number == 1 ? "Latest news" : "Latest news, page \(number)"
+        let heading = section?.name ?? "Latest news"
+        let title = number == 1 ? heading : "\(heading), page \(number)"
         return try views.page("front", title: title, model: model, context: context)
     }
 
@@ -52,7 +85,9 @@ struct ArticlesController: Sendable {
         let slug = ArticleRoutes.slug(request)
         guard let view = try pages.readerView(of: slug, for: context.user) else { throw ArticleRoutes.noSuchArticle }
         return try cache.response(for: ArticlePageCopy(slug: slug, view: view), context: context) { context in
-            guard let article = try view.article ?? pages.article(slug) else { throw ArticleRoutes.noSuchArticle }
+            guard let article = try view.article ?? pages.publishedArticle(slug) else {
+                throw ArticleRoutes.noSuchArticle
+            }
             return try page.render(article, context: context, liked: view.liked)
         }
     }

@@ -79,7 +79,7 @@ struct CommentsController: Sendable {
     }
 
     private func describe(_ request: Request) throws -> String {
-        guard let article = try pages.article(ArticleRoutes.slug(request)) else { throw ArticleRoutes.noSuchArticle }
+        guard let article = try pages.publishedArticle(ArticleRoutes.slug(request)) else { throw ArticleRoutes.noSuchArticle }
         let preview = Comments.preview((try? request.form()["body"] ?? "") ?? "")
         return "post your comment on “\(article.title)”: “\(preview)”"
     }
@@ -108,7 +108,7 @@ struct CommentsController: Sendable {
     private func articlePage(_ request: Request, _ context: RequestContext, draft: String, error: String) throws
         -> Response
     {
-        guard let article = try pages.article(ArticleRoutes.slug(request)) else { throw ArticleRoutes.noSuchArticle }
+        guard let article = try pages.publishedArticle(ArticleRoutes.slug(request)) else { throw ArticleRoutes.noSuchArticle }
         return try page.render(
             article, context: context, draft: draft, commentError: error, status: .unprocessableContent)
     }

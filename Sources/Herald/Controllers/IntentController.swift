@@ -7,6 +7,7 @@ struct IntentController: Sendable {
     func addRoutes(to router: inout Router<RequestContext>) {
         router.post("/intent/cancel") { request, context in
             var response = Response.redirect(to: intents.cancelPath(request))
+            try intents.discard(request)
             if request.cookies[CookieNames.intent] != nil {
                 context.nextFlash = "The action you started is cancelled."
             }

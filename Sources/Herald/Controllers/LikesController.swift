@@ -21,7 +21,7 @@ struct LikesController: Sendable {
         ResumableAction(
             liked ? .like : .unlike,
             describe: { request in
-                guard let article = try pages.article(ArticleRoutes.slug(request)) else {
+                guard let article = try pages.publishedArticle(ArticleRoutes.slug(request)) else {
                     throw ArticleRoutes.noSuchArticle
                 }
                 return "\(liked ? "like" : "unlike") “\(article.title)”"

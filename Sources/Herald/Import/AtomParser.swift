@@ -33,7 +33,8 @@ final class AtomParser: XMLFeedHandler {
     private static func article(from entry: FeedXMLElement, number: Int) throws(FeedIssue) -> IncomingArticle {
         var fields = FeedEntryFields(position: "entry \(number) at line \(entry.line)")
         let id = child("id", of: entry)?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        fields.sourceID = id.isEmpty ? alternateLink(of: entry) : id
+        fields.link = alternateLink(of: entry)
+        fields.sourceID = id.isEmpty ? fields.link : id
         fields.title = child("title", of: entry).map { HTMLText.singleLine(plainText(of: $0)) } ?? ""
         fields.summary = child("summary", of: entry).map { HTMLText.singleLine(plainText(of: $0)) } ?? ""
         fields.body = child("content", of: entry).map(plainText(of:)) ?? ""

@@ -11,6 +11,8 @@ struct FeedEntryFields {
     var body = ""
     var author = ""
     var section = ""
+    /// The entry's web page, kept when it is an http or https URL ("Read the original at …").
+    var link = ""
     /// The date as written; parsed by `article` with the format's own parser.
     var date: String?
 
@@ -54,7 +56,7 @@ struct FeedEntryFields {
             : Self.excerpt(of: summary, limit: Self.maximumSummaryCharacters)
         return IncomingArticle(
             sourceID: id, title: title, summary: cutSummary, body: fullBody, author: author, section: section,
-            publishedAt: publishedAt)
+            publishedAt: publishedAt, originalURL: OriginalURL.checked(link))
     }
 
     /// The text on one line, and if longer than `limit` characters, cut at the last word boundary

@@ -38,6 +38,7 @@ enum JSONFeedParser {
     {
         var fields = FeedEntryFields(position: position)
         fields.sourceID = try id(of: item, position: position)
+        fields.link = try string("url", in: item, of: position) ?? ""
         fields.title = try string("title", in: item, of: position).map(HTMLText.singleLine) ?? ""
         fields.summary = try string("summary", in: item, of: position).map(HTMLText.singleLine) ?? ""
         // content_text is the publisher's own plain version; prefer it to converting HTML.

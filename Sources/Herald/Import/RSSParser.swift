@@ -25,6 +25,7 @@ final class RSSParser: XMLFeedHandler {
             [core("guid", of: item), core("link", of: item)]
             .lazy.compactMap { $0?.text.trimmingCharacters(in: .whitespacesAndNewlines) }
             .first { !$0.isEmpty } ?? ""
+        fields.link = core("link", of: item)?.text ?? ""
         // RSS titles are meant to be plain text, but many feeds escape them as HTML ("AT&amp;amp;T"):
         // decoding references (and nothing else) reads both kinds right.
         fields.title = core("title", of: item).map { HTMLText.singleLine(HTMLText.decodeEntities($0.text)) } ?? ""

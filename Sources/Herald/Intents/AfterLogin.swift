@@ -21,7 +21,7 @@ struct AfterLogin: Sendable {
         do {
             response = try intents.resume(request, &context) ?? .redirect(to: next ?? "/")
         } catch let refused as PendingActions.Refused {
-            response = refusalPage(refused.error, context)
+            response = refused.response ?? refusalPage(refused.error, context)
         }
         response.setCookie(.herald(CookieNames.session, sessionToken, secure: context.isSecure))
         // Performed or void, a pending action is finished with; and the anonymous CSRF binding:

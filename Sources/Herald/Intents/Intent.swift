@@ -13,6 +13,9 @@ struct Intent: Codable, Equatable, Sendable {
     var expiresAt: Int
     /// Random; recorded when performed so a copied cookie cannot perform it twice.
     var id: String
+    /// When the form was too large for the cookie: the id of its parked copy (`ParkedFormStore`),
+    /// which holds the fields instead.
+    var parked: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case action = "a"
@@ -22,5 +25,6 @@ struct Intent: Codable, Equatable, Sendable {
         case issuedAt = "i"
         case expiresAt = "e"
         case id = "n"
+        case parked = "k"
     }
 }

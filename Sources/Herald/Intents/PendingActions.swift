@@ -8,17 +8,22 @@ final class PendingActions: Sendable {
 
     private let codec: IntentCodec
     private let performed: PerformedIntentStore
+    private let parking: ParkedFormStore
+    private let parkingLimits: ParkingLimits
     private let clock: Clock
     private let log: Logger
     /// Every resumable action, by name; fixed when the app is built.
     private let actions: [ResumableActionName: ResumableAction]
 
     init(
-        actions: [ResumableAction], codec: IntentCodec, performed: PerformedIntentStore, clock: Clock, log: Logger
+        actions: [ResumableAction], codec: IntentCodec, performed: PerformedIntentStore, parking: ParkedFormStore,
+        parkingLimits: ParkingLimits = ParkingLimits(), clock: Clock, log: Logger
     ) {
         self.actions = Dictionary(actions.map { ($0.name, $0) }) { first, _ in first }
         self.codec = codec
         self.performed = performed
+        self.parking = parking
+        self.parkingLimits = parkingLimits
         self.clock = clock
         self.log = log
     }
@@ -37,7 +42,8 @@ final class PendingActions: Sendable {
     ///
     /// Its cost is bounded before anything is compressed, since no account is needed to send one:
     /// only the declared fields are kept, the action checks them with its own rules, and text
-    /// larger than any valid input is refused unread by the compressor.
+    /// larger than any valid input is refused unread by the compressor. A form that does not fit
+    /// the cookie, or that carries a file, is parked server-side and the cookie names it.
     private func capture(_ action: ResumableAction, _ request: Request, _ context: RequestContext) throws -> Response {
         _ = try action.describe(request)  // 404 for an unknown target: nothing is stored
         let form = try request.form()
@@ -47,17 +53,38 @@ final class PendingActions: Sendable {
         case .keep(let fields): kept = fields
         case .refuse(let response): return response
         }
+        let file = try action.keptFile.flatMap { name in try request.files().first { $0.name == name }?.bytes }
         let keptBytes = kept.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count }
         let now = clock.now()
-        let intent = Intent(
+        var intent = Intent(
             action: action.name.rawValue, parameters: request.parameters, fields: kept.map { [$0.0, $0.1] },
             returnPath: action.returnPath(request), issuedAt: now, expiresAt: now + Self.lifetime,
             id: Sodium.base64URL(Sodium.randomBytes(16)))
-        guard keptBytes <= IntentCodec.maximumFieldBytes, let cookie = try codec.encode(intent) else {
+        let previous = verifiedIntent(request, logging: false)?.parked
+        var cookie: String?
+        if file == nil, keptBytes <= IntentCodec.maximumFieldBytes {
+            cookie = try codec.encode(intent)
+        }
+        if cookie == nil {
+            switch try parking.park(
+                ParkedForm(fields: kept, file: file), owner: ClientAddressKey.key(for: context.clientAddress),
+                replacing: previous, expiresAt: now + parkingLimits.lifetimeSeconds, now: now, limits: parkingLimits)
+            {
+            case .parked(let id):
+                intent.fields = []
+                intent.parked = id
+                cookie = try codec.encode(intent)
+            case .full:
+                log.warning("a form was not parked: parking is full")
+            }
+        } else if let previous {
+            try parking.discard(previous)
+        }
+        guard let cookie else {
             if let tooLarge = action.tooLarge { return try tooLarge(request, context) }
-            throw HTTPError(
-                .unprocessableContent,
-                "This is too large to keep while you log in. Please log in first, then try again.")
+            throw HTTPError.serviceUnavailable(
+                retryAfter: 60,
+                "This is too large to keep while you log in right now. Please log in first, then send it again.")
         }
         var response = Response.redirect(to: "/login")
         response.setCookie(
@@ -79,7 +106,10 @@ final class PendingActions: Sendable {
             log.warning("intent ignored: already performed (replayed cookie)")
             return nil
         }
-        let replay = Self.replayRequest(intent, from: request)
+        guard let replay = try replayRequest(intent, action: action, from: request) else {
+            log.warning("intent ignored: its parked form is gone (expired or already taken)")
+            return nil
+        }
         do {
             // The same handler a logged-in POST reaches (unless the action resumes otherwise):
             // every check it makes is made again.
@@ -87,7 +117,7 @@ final class PendingActions: Sendable {
         } catch let error as HTTPError where error.status == .forbidden {
             // Not allowed for the account that logged in (SPEC: refused with 403): the caller
             // answers with the refusal, and the login itself stands.
-            throw Refused(error: error)
+            throw Refused(error: error, response: action.refused?(error, replay, context))
         } catch let error as HTTPError where error.status == .notFound {
             context.nextFlash = "What you started before logging in can no longer be done: \(error.message)"
             return .redirect(to: "/")
@@ -101,6 +131,8 @@ final class PendingActions: Sendable {
     /// A pending action the account that logged in may not perform.
     struct Refused: Error {
         let error: HTTPError
+        /// The action's own answer (what the reader typed, shown back), when it has one.
+        let response: Response?
     }
 
     /// What is pending, for the login and register pages; nil when nothing (valid) is.
@@ -108,7 +140,8 @@ final class PendingActions: Sendable {
         guard let intent = verifiedIntent(request, logging: false),
             let action = ResumableActionName(rawValue: intent.action).flatMap({ actions[$0] })
         else { return nil }
-        return try? action.describe(Self.replayRequest(intent, from: request))
+        // A parked form is not read (that would take it): its action describes it without its text.
+        return try? action.describe(Self.replayRequest(intent, fields: intent.fields, from: request))
     }
 
     /// Where `POST /intent/cancel` returns: the pending action's return path, or the front page.
@@ -116,13 +149,38 @@ final class PendingActions: Sendable {
         verifiedIntent(request, logging: false).flatMap { LocalPath.validated($0.returnPath) } ?? "/"
     }
 
-    /// The captured POST rebuilt as a request: its route parameters and form fields.
-    private static func replayRequest(_ intent: Intent, from request: Request) -> Request {
-        let fields = URLEncodedForm(intent.fields.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil })
+    /// Drops the pending action's parked form, if it has one (cancel, logout). The caller
+    /// expires the cookie.
+    func discard(_ request: Request) throws {
+        if let parked = verifiedIntent(request, logging: false)?.parked { try parking.discard(parked) }
+    }
+
+    /// The captured POST rebuilt as a request, its fields from the cookie or from the parked form
+    /// (taken: single use); nil when the parked form is gone.
+    private func replayRequest(_ intent: Intent, action: ResumableAction, from request: Request) throws -> Request? {
+        guard let id = intent.parked else { return Self.replayRequest(intent, fields: intent.fields, from: request) }
+        guard let form = try parking.take(id, now: clock.now()) else { return nil }
+        guard let bytes = form.file, let field = action.keptFile else {
+            return Self.replayRequest(intent, fields: form.fields.map { [$0.0, $0.1] }, from: request)
+        }
+        let boundary = "herald-" + Sodium.hex(Sodium.randomBytes(16))
+        let encoded = MultipartForm.encode(
+            fields: form.fields, files: [MultipartForm.File(name: field, filename: "parked", bytes: bytes)],
+            boundary: boundary)
+        var replay = Request(
+            method: .post, target: intent.returnPath, headers: HTTPHeaders([("Content-Type", encoded.contentType)]),
+            body: encoded.body, remoteAddress: request.remoteAddress)
+        replay.parameters = intent.parameters
+        return replay
+    }
+
+    /// A urlencoded POST of `fields` to the intent's route.
+    private static func replayRequest(_ intent: Intent, fields: [[String]], from request: Request) -> Request {
+        let form = URLEncodedForm(fields.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil })
         var replay = Request(
             method: .post, target: intent.returnPath,
             headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
-            body: Array(fields.encoded.utf8), remoteAddress: request.remoteAddress)
+            body: Array(form.encoded.utf8), remoteAddress: request.remoteAddress)
         replay.parameters = intent.parameters
         return replay
     }

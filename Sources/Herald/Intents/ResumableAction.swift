@@ -4,6 +4,8 @@ import HTTP
 /// these strings are part of the cookie format: renaming one voids intents in flight).
 enum ResumableActionName: String, Sendable, CaseIterable {
     case like, unlike, comment
+    case createArticle = "article-create"
+    case saveArticle = "article-save"
     case deleteComment = "comment-delete"
     case changeEmail = "account-email"
     case endOtherSessions = "account-end-others"
@@ -42,9 +44,16 @@ struct ResumableAction: Sendable {
     /// Checks and normalises the kept fields with the handler's own rules before anything is
     /// encoded, so that nothing is compressed that could never be performed.
     let check: @Sendable (_ kept: [(String, String)], Request, RequestContext) throws -> Capture
-    /// The answer when the capture cannot fit in the cookie (e.g. a long comment that barely
-    /// compresses): the form again, with the text kept. Nil: a plain 422 page.
+    /// The answer when the capture can be kept neither in the cookie nor parked (parking is
+    /// full): the form again, with the text kept. Nil: a plain 422 page.
     let tooLarge: (@Sendable (Request, RequestContext) throws -> Response)?
+    /// A file field the action keeps too (an article's image): the form is then parked
+    /// server-side whenever a file was sent, whatever its size.
+    let keptFile: String?
+    /// The answer when, after login, the account turns out not to be allowed to do it (403):
+    /// given the replayed request, so that what the reader typed can be shown back to them.
+    /// Nil: the plain 403 page.
+    let refused: (@Sendable (HTTPError, Request, RequestContext) -> Response)?
 
     init(
         _ name: ResumableActionName, keeping keptFields: [String] = [],
@@ -53,6 +62,8 @@ struct ResumableAction: Sendable {
             .keep(kept)
         },
         tooLarge: (@Sendable (Request, RequestContext) throws -> Response)? = nil,
+        keepingFile keptFile: String? = nil,
+        refused: (@Sendable (HTTPError, Request, RequestContext) -> Response)? = nil,
         resume: Handler<RequestContext>? = nil,
         handler: @escaping Handler<RequestContext>
     ) {
@@ -64,5 +75,7 @@ struct ResumableAction: Sendable {
         self.returnPath = returnPath
         self.check = check
         self.tooLarge = tooLarge
+        self.keptFile = keptFile
+        self.refused = refused
     }
 }

@@ -4,19 +4,26 @@ final class CSRFBinding: @unchecked Sendable {
     /// Nil for the page cache's marker binding, which makes no tokens and accepts none.
     private let tokens: CSRFTokens?
     private var binding: String?
+    /// A session cookie the request presented that is no longer valid (expired, or ended):
+    /// forms rendered while it was valid carry tokens bound to it, and they are still accepted,
+    /// so that a save made after a long edit is captured rather than refused. It proves what any
+    /// token proves — the sender holds this browser's cookie and a page this site gave it.
+    private let staleSession: String?
     /// Set when this request made a new anonymous id, which the response must then set as a cookie.
     private(set) var newAnonymousID: String?
     private var cachedToken: String?
 
-    init(tokens: CSRFTokens, binding: String?) {
+    init(tokens: CSRFTokens, binding: String?, staleSession: String? = nil) {
         self.tokens = tokens
         self.binding = binding
+        self.staleSession = staleSession
     }
 
     /// A binding whose token is given (the page cache's marker); it accepts nothing.
     init(fixedToken: String) {
         self.tokens = nil
         self.binding = nil
+        self.staleSession = nil
         self.cachedToken = fixedToken
     }
 
@@ -44,8 +51,10 @@ final class CSRFBinding: @unchecked Sendable {
 
     /// Whether `presented` is valid for this visitor (false for a first visit: there is nothing to match).
     func accepts(_ presented: String?) -> Bool {
-        guard let binding, let tokens else { return false }
-        return tokens.isValid(presented, binding: binding)
+        guard let tokens else { return false }
+        if let binding, tokens.isValid(presented, binding: binding) { return true }
+        if let staleSession, tokens.isValid(presented, binding: "s:" + staleSession) { return true }
+        return false
     }
 }
 

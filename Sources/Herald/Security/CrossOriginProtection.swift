@@ -24,7 +24,11 @@ struct CrossOriginProtection: Middleware {
         } else {
             binding = nil
         }
-        let csrf = CSRFBinding(tokens: tokens, binding: binding)
+        // A session cookie the session middleware found dead (it is not in the context).
+        let staleSession = context.sessionToken == nil ? request.cookies[CookieNames.session] : nil
+        let csrf = CSRFBinding(
+            tokens: tokens, binding: binding,
+            staleSession: staleSession.flatMap { $0.utf8.count <= 128 ? $0 : nil })
         context.csrf = csrf
 
         // POST is the only method that changes anything here; other methods reach the router

@@ -1,5 +1,6 @@
-/// What the reading pages show: a page of the newest articles, and an article with what the
-/// reader's own copy of it depends on. Knows nothing of HTTP or templates.
+/// What the reading pages show: a page of the newest articles (of the site or of one section),
+/// and an article with what the reader's own copy of it depends on. Readers see published
+/// articles only; editors also see drafts and scheduled ones. Knows nothing of HTTP or templates.
 final class ArticlePages: Sendable {
     static let pageSize = 20
     /// The front page goes back this many pages (10,000 articles); deeper pages answer 404 like
@@ -15,37 +16,58 @@ final class ArticlePages: Sendable {
     }
 
     private let articles: ArticleStore
+    private let sections: SectionStore
     private let likes: LikeStore
     private let comments: CommentStore
+    private let clock: Clock
 
-    init(articles: ArticleStore, likes: LikeStore, comments: CommentStore) {
+    init(articles: ArticleStore, sections: SectionStore, likes: LikeStore, comments: CommentStore, clock: Clock) {
         self.articles = articles
+        self.sections = sections
         self.likes = likes
         self.comments = comments
+        self.clock = clock
     }
 
-    func front(page number: Int) throws -> FrontPage {
+    /// A page of the front page, or of `section`'s page.
+    func front(page number: Int, section: Section? = nil) throws -> FrontPage {
         guard number <= Self.maximumPage else { return .beyondTheArchive }
-        let (items, hasOlder) = try articles.page(number, size: Self.pageSize)
+        let (items, hasOlder) = try articles.page(number, size: Self.pageSize, now: clock.now(), section: section?.slug)
         if items.isEmpty && number > 1 { return .pastTheLast }
         return .articles(items, hasOlder: hasOlder && number < Self.maximumPage)
     }
 
-    /// The newest articles with their bodies (for the feed).
-    func newest(_ count: Int) throws -> [Article] {
-        try articles.newest(limit: count)
+    func section(_ slug: String) throws -> Section? {
+        try sections.section(slug: slug)
     }
 
-    func article(_ slug: String) throws -> Article? {
-        try articles.article(slug: slug)
+    /// The newest published articles with their bodies (for feeds), of one section or all.
+    func newest(_ count: Int, section: Section? = nil) throws -> [Article] {
+        try articles.newest(limit: count, now: clock.now(), section: section?.slug)
+    }
+
+    /// The article at `slug` when `reader` may see it: published, or any state for an editor.
+    func article(_ slug: String, for reader: User?) throws -> Article? {
+        guard let article = try articles.article(slug: slug) else { return nil }
+        return Self.may(reader, see: article, at: clock.now()) ? article : nil
+    }
+
+    /// The article at `slug` when it is published: what likes and comments act on.
+    func publishedArticle(_ slug: String) throws -> Article? {
+        try article(slug, for: nil)
+    }
+
+    static func may(_ reader: User?, see article: Article, at now: Int) -> Bool {
+        article.isPublished(at: now) || reader?.roles.grants(.editor) == true
     }
 
     /// How `reader`'s copy of the article page differs from others': nothing to look up for an
     /// anonymous reader; a logged-in reader's like state and whether they commented there.
-    /// Nil for an unknown article (known only once it was looked up for a reader).
+    /// Nil for an article the reader may not see (known only once it was looked up for a reader).
     func readerView(of slug: String, for reader: User?) throws -> ArticleReaderView? {
         guard let reader else { return .anonymous }
-        guard let article = try articles.article(slug: slug) else { return nil }
+        guard let article = try article(slug, for: reader) else { return nil }
+        guard article.isPublished(at: clock.now()) else { return .unpublished(article) }
         let liked = try likes.likes(userID: reader.id, articleID: article.id)
         let commented = try comments.hasComment(byUserID: reader.id, articleID: article.id)
         return .reader(article, liked: liked, hasOwnComments: commented)
@@ -56,6 +78,8 @@ final class ArticlePages: Sendable {
 enum ArticleReaderView: Sendable, Equatable {
     case anonymous
     case reader(Article, liked: Bool, hasOwnComments: Bool)
+    /// A draft or scheduled article, as an editor sees it (with a banner; never shared).
+    case unpublished(Article)
 
     var liked: Bool {
         if case .reader(_, let liked, _) = self { return liked }
@@ -64,7 +88,9 @@ enum ArticleReaderView: Sendable, Equatable {
 
     /// The article, when it was already read to find the reader's view.
     var article: Article? {
-        if case .reader(let article, _, _) = self { return article }
-        return nil
+        switch self {
+        case .anonymous: nil
+        case .reader(let article, _, _), .unpublished(let article): article
+        }
     }
 }

@@ -44,7 +44,9 @@ final class Comments: Sendable {
     }
 
     func post(_ draft: String, on slug: String, by userID: Int) throws -> PostOutcome {
-        guard let article = try articles.article(slug: slug) else { return .noSuchArticle }
+        guard let article = try articles.article(slug: slug), article.isPublished(at: clock.now()) else {
+            return .noSuchArticle
+        }
         let text: String
         switch Self.check(draft) {
         case .invalid(let problem): return .invalid(article, problem: problem)

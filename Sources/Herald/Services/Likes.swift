@@ -18,7 +18,9 @@ final class Likes: Sendable {
 
     /// Likes (idempotent: twice counts once) or unlikes the article for the reader.
     func change(_ slug: String, liked: Bool, by userID: Int) throws -> Outcome {
-        guard let article = try articles.article(slug: slug) else { return .noSuchArticle }
+        guard let article = try articles.article(slug: slug), article.isPublished(at: clock.now()) else {
+            return .noSuchArticle
+        }
         if liked {
             try likes.like(userID: userID, articleID: article.id, at: clock.now())
             return .liked(article)
@@ -29,6 +31,6 @@ final class Likes: Sendable {
 
     /// The reader's liked articles, newest like first.
     func liked(by userID: Int) throws -> [Article] {
-        try likes.likedArticles(userID: userID)
+        try likes.likedArticles(userID: userID, now: clock.now())
     }
 }

@@ -1,33 +1,56 @@
 /// Articles in SQL, behind a Swift API the services use. Knows nothing of HTTP or views.
 public final class ArticleStore: Sendable {
-    private let database: Database
+    let database: Database
 
     public init(database: Database) {
         self.database = database
     }
 
-    /// One page of the front page, newest first, plus whether an older page exists.
-    /// Reads `size + 1` rows instead of counting the table: no full scan per request.
-    public func page(_ number: Int, size: Int) throws -> (articles: [Article], hasOlder: Bool) {
+    /// What readers may see at a given time: no drafts, nothing scheduled for later.
+    static let published = "articles.draft = 0 AND articles.published_at <= ?"
+
+    /// One page of the front page (or of one section), newest first, plus whether an older page
+    /// exists. Reads `size + 1` rows instead of counting the table: no full scan per request.
+    public func page(_ number: Int, size: Int, now: Int, section: String? = nil) throws -> (
+        articles: [Article], hasOlder: Bool
+    ) {
         let offset = (number - 1) * size
         let rows = try database.withConnection { connection in
-            try connection.query(
-                "SELECT \(Article.listColumns) FROM articles ORDER BY published_at DESC, id DESC LIMIT ? OFFSET ?",
-                [.integer(Int64(size + 1)), .integer(Int64(offset))])
+            if let section {
+                return try connection.query(
+                    """
+                    SELECT \(Article.listColumns) FROM articles WHERE section_slug = ? AND \(Self.published)
+                    ORDER BY published_at DESC, id DESC LIMIT ? OFFSET ?
+                    """,
+                    [.text(section), .integer(Int64(now)), .integer(Int64(size + 1)), .integer(Int64(offset))])
+            }
+            return try connection.query(
+                """
+                SELECT \(Article.listColumns) FROM articles WHERE \(Self.published)
+                ORDER BY published_at DESC, id DESC LIMIT ? OFFSET ?
+                """, [.integer(Int64(now)), .integer(Int64(size + 1)), .integer(Int64(offset))])
         }
         let articles = rows.prefix(size).map(Article.init(row:))
         return (articles, rows.count > size)
     }
 
-    /// The newest `limit` articles with their bodies (for the Atom feed).
-    public func newest(limit: Int) throws -> [Article] {
+    /// The newest `limit` published articles (of one section) with their bodies, for feeds.
+    public func newest(limit: Int, now: Int, section: String? = nil) throws -> [Article] {
         try database.withConnection { connection in
-            try connection.query(
-                "SELECT \(Article.columns) FROM articles ORDER BY published_at DESC, id DESC LIMIT ?",
-                [.integer(Int64(limit))])
+            if let section {
+                return try connection.query(
+                    """
+                    SELECT \(Article.columns) FROM articles WHERE section_slug = ? AND \(Self.published)
+                    ORDER BY published_at DESC, id DESC LIMIT ?
+                    """, [.text(section), .integer(Int64(now)), .integer(Int64(limit))])
+            }
+            return try connection.query(
+                "SELECT \(Article.columns) FROM articles WHERE \(Self.published) ORDER BY published_at DESC, id DESC LIMIT ?",
+                [.integer(Int64(now)), .integer(Int64(limit))])
         }.map(Article.init(row:))
     }
 
+    /// The article at `slug` in any state: callers decide who may see a draft.
     public func article(slug: String) throws -> Article? {
         try database.withConnection { connection in
             try connection.query("SELECT \(Article.columns) FROM articles WHERE slug = ?", [.text(slug)])
@@ -60,40 +83,43 @@ public final class ArticleStore: Sendable {
         let existing = try connection.query(
             "SELECT \(Article.columns) FROM articles WHERE source_id = ?", [.text(article.sourceID)]
         ).first.map(Article.init(row:))
+        if let existing, existing.matches(article) { return .unchanged }
+        let section = try SectionStore.resolve(article.section, connection)
         if let existing {
-            if existing.matches(article) { return .unchanged }
             try connection.query(
                 """
-                UPDATE articles SET title = ?, summary = ?, body = ?, author = ?, section = ?, published_at = ?,
-                updated_at = ? WHERE id = ?
+                UPDATE articles SET title = ?, summary = ?, body = ?, author = ?, section = ?, section_slug = ?,
+                published_at = ?, original_url = ?, updated_at = ? WHERE id = ?
                 """,
                 [
                     .text(article.title), .text(article.summary), .text(article.body), .text(article.author),
-                    .text(article.section), .integer(Int64(article.publishedAt)), .integer(now),
-                    .integer(Int64(existing.id)),
+                    .text(section?.name ?? ""), .text(section?.slug ?? ""), .integer(Int64(article.publishedAt)),
+                    .text(article.originalURL), .integer(now), .integer(Int64(existing.id)),
                 ])
             return .updated
         }
         let slug = try uniqueSlug(for: article.title, connection)
         try connection.query(
             """
-            INSERT INTO articles (slug, source_id, title, summary, body, author, section, published_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO articles (slug, source_id, title, summary, body, author, section, section_slug, published_at,
+            original_url, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(slug), .text(article.sourceID), .text(article.title), .text(article.summary),
-                .text(article.body), .text(article.author), .text(article.section),
-                .integer(Int64(article.publishedAt)), .integer(now),
+                .text(article.body), .text(article.author), .text(section?.name ?? ""), .text(section?.slug ?? ""),
+                .integer(Int64(article.publishedAt)), .text(article.originalURL), .integer(now),
             ])
         return .added
     }
 
-    /// The title's slug, with `-2`, `-3`… appended until no article has it.
-    private static func uniqueSlug(for title: String, _ connection: any SQLConnection) throws -> String {
+    /// The title's slug, with `-2`, `-3`… appended until no other article has it.
+    static func uniqueSlug(for title: String, except id: Int = 0, _ connection: any SQLConnection) throws -> String {
         let base = Slug.make(from: title)
         var candidate = base
         var suffix = 2
-        while try !connection.query("SELECT 1 FROM articles WHERE slug = ?", [.text(candidate)]).isEmpty {
+        while try !connection.query(
+            "SELECT 1 FROM articles WHERE slug = ? AND id <> ?", [.text(candidate), .integer(Int64(id))]
+        ).isEmpty {
             candidate = "\(base)-\(suffix)"
             suffix += 1
         }

@@ -46,14 +46,15 @@ public final class LikeStore: Sendable {
         }
     }
 
-    /// The reader's liked articles, newest like first.
-    public func likedArticles(userID: Int, limit: Int = 200) throws -> [Article] {
+    /// The reader's liked articles that are published at `now`, newest like first.
+    public func likedArticles(userID: Int, now: Int, limit: Int = 200) throws -> [Article] {
         try database.withConnection { connection in
             try connection.query(
                 """
                 SELECT \(Article.listColumns) FROM likes JOIN articles ON articles.id = likes.article_id
-                WHERE likes.user_id = ? ORDER BY likes.liked_at DESC, likes.article_id DESC LIMIT ?
-                """, [.integer(Int64(userID)), .integer(Int64(limit))])
+                WHERE likes.user_id = ? AND \(ArticleStore.published)
+                ORDER BY likes.liked_at DESC, likes.article_id DESC LIMIT ?
+                """, [.integer(Int64(userID)), .integer(Int64(now)), .integer(Int64(limit))])
         }.map(Article.init(row:))
     }
 

@@ -104,7 +104,60 @@ enum Migrations {
         CREATE INDEX password_resets_user ON password_resets (user_id);
         CREATE INDEX comments_by_user ON comments (user_id, id);
         """,
+        // 7: the newsroom. Articles are drafts or set to publish at `published_at` (scheduled until
+        // then); they record the account that wrote them, their rendered Markdown, when they were
+        // revised after publishing, their original (imports), a lead image and a section by slug.
+        // Images live in the database so every server can serve them. Forms too large for the
+        // intent cookie are parked, single use, for at most a day.
+        """
+        CREATE TABLE sections (
+            slug TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE
+        );
+        ALTER TABLE articles ADD COLUMN section_slug TEXT NOT NULL DEFAULT '';
+        ALTER TABLE articles ADD COLUMN draft {int} NOT NULL DEFAULT 0;
+        ALTER TABLE articles ADD COLUMN slug_fixed {int} NOT NULL DEFAULT 1;
+        ALTER TABLE articles ADD COLUMN author_id {int} REFERENCES users (id) ON DELETE SET NULL;
+        ALTER TABLE articles ADD COLUMN body_html TEXT;
+        ALTER TABLE articles ADD COLUMN revised_at {int};
+        ALTER TABLE articles ADD COLUMN original_url TEXT NOT NULL DEFAULT '';
+        ALTER TABLE articles ADD COLUMN image_name TEXT NOT NULL DEFAULT '';
+        ALTER TABLE articles ADD COLUMN image_width {int} NOT NULL DEFAULT 0;
+        ALTER TABLE articles ADD COLUMN image_height {int} NOT NULL DEFAULT 0;
+        ALTER TABLE articles ADD COLUMN image_alt TEXT NOT NULL DEFAULT '';
+        CREATE INDEX articles_by_section ON articles (section_slug, published_at DESC, id DESC);
+        CREATE INDEX articles_changed ON articles (updated_at DESC, id DESC);
+        CREATE INDEX articles_image ON articles (image_name);
+        CREATE TABLE media (
+            name TEXT PRIMARY KEY,
+            content_type TEXT NOT NULL,
+            width {int} NOT NULL,
+            height {int} NOT NULL,
+            bytes {blob} NOT NULL,
+            created_at {int} NOT NULL
+        );
+        CREATE TABLE parked_forms (
+            id TEXT PRIMARY KEY,
+            owner TEXT NOT NULL,
+            fields TEXT NOT NULL,
+            file {blob},
+            size {int} NOT NULL,
+            expires_at {int} NOT NULL
+        );
+        CREATE INDEX parked_forms_owner ON parked_forms (owner);
+        CREATE INDEX parked_forms_expiry ON parked_forms (expires_at);
+        """,
     ]
+
+    /// Work a step needs that SQL alone cannot do, run in the step's transaction after its SQL.
+    private static func backfill(_ version: Int, _ connection: any SQLConnection) throws {
+        switch version {
+        // Sections by slug for the articles already stored (slugs are made in Swift).
+        case 7: try SectionStore.backfill(connection)
+        default: break
+        }
+    }
 
     static var latestVersion: Int { steps.count }
 
@@ -148,6 +201,7 @@ enum Migrations {
                 // Another server may have applied it while this one waited for the lock.
                 guard try currentVersion(of: connection, dialect: dialect) < version else { return }
                 try connection.execute(step(version, for: dialect))
+                try backfill(version, connection)
                 switch dialect {
                 // Pragmas take no bound parameters; `version` is our own integer.
                 case .sqlite: try connection.execute("PRAGMA user_version = \(version)")

@@ -83,6 +83,18 @@ struct SQLRow {
         return ""
     }
 
+    /// Nil for NULL.
+    func optionalInt(_ index: Int) -> Int? {
+        if case .integer(let value) = self[index] { return Int(value) }
+        return nil
+    }
+
+    /// Nil for NULL.
+    func optionalString(_ index: Int) -> String? {
+        if case .text(let value) = self[index] { return value }
+        return nil
+    }
+
     func bytes(_ index: Int) -> [UInt8] {
         if case .blob(let value) = self[index] { return value }
         return []

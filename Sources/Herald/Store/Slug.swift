@@ -4,7 +4,7 @@ import Foundation
 public enum Slug {
     public static let maximumLength = 80
 
-    public static func make(from title: String) -> String {
+    public static func make(from title: String, fallback: String = "article") -> String {
         // "Café Zoë" → "cafe zoe": fold accents so Latin titles keep readable slugs.
         let folded = title.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
         var slug = ""
@@ -22,6 +22,6 @@ public enum Slug {
         }
         var trimmed = Substring(slug.prefix(maximumLength))
         while trimmed.last == "-" { trimmed = trimmed.dropLast() }
-        return trimmed.isEmpty ? "article" : trimmed.lowercased()
+        return trimmed.isEmpty ? fallback : trimmed.lowercased()
     }
 }

@@ -15,8 +15,10 @@ final class ArticleBodies: Sendable {
 
     private let entries = Mutex<[Int: Entry]>([:])
 
-    /// `<p>…</p>` for each paragraph, every character of the text escaped.
+    /// The Markdown body as rendered when it was saved; for a plain-text import, `<p>…</p>` for
+    /// each paragraph, every character of the text escaped.
     func html(for article: Article) -> String {
+        if let rendered = article.bodyHTML { return rendered }
         if let entry = entries.withLock({ $0[article.id] }), entry.text == article.body {
             return entry.html
         }

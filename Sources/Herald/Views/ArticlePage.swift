@@ -8,6 +8,8 @@ struct ArticlePage: Sendable {
     let likes: LikeStore
     let comments: CommentStore
     let views: Views
+    /// Decides whether the page says it is a draft or scheduled (shown to editors only).
+    let clock: Clock
     let bodies = ArticleBodies()
 
     func render(
@@ -18,7 +20,9 @@ struct ArticlePage: Sendable {
             try knownLiked ?? context.user.map { try likes.likes(userID: $0.id, articleID: article.id) } ?? false
         let list = try comments.comments(articleID: article.id)
         let model: [String: MustacheValue] = [
-            "article": .object(ArticlePageView(article: article, liked: liked, bodyHTML: bodies.html(for: article))),
+            "article": .object(
+                ArticlePageView(
+                    article: article, liked: liked, bodyHTML: bodies.html(for: article), state: article.state(at: clock.now()))),
             "comments": .list(list.map { .object(CommentView(comment: $0, viewerID: context.user?.id)) }),
             "has_comments": .bool(!list.isEmpty),
             "comment_draft": .string(draft),

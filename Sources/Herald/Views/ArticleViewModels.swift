@@ -12,6 +12,8 @@ struct ArticleSummaryView: MustacheObject {
         case "summary": .string(article.summary)
         case "author": .string(article.author)
         case "section": article.section.isEmpty ? .null : .string(article.section)
+        case "section_url": article.sectionSlug.isEmpty ? .null : .string(SectionPaths.section(article.sectionSlug))
+        case "image": article.image.map { .object(ImageView(image: $0)) } ?? .null
         case "date_iso": .string(DateText.rfc3339(article.publishedAt))
         case "date_text": .string(DateText.long(article.publishedAt))
         case "like_count": .int(article.likeCount)
@@ -23,18 +25,37 @@ struct ArticleSummaryView: MustacheObject {
     }
 }
 
-/// The article page adds the body, as escaped HTML paragraphs, and the like form.
+/// An article's lead image, with the size that keeps the page from jumping as it loads.
+struct ImageView: MustacheObject {
+    let image: ArticleImage
+
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "src": .string(MediaPaths.media(image.name))
+        case "width": .int(image.width)
+        case "height": .int(image.height)
+        case "alt": .string(image.alt)
+        default: nil
+        }
+    }
+}
+
+/// The article page adds the body (safe HTML: `ArticleBodies`), the like form, when it was
+/// updated, where an import came from, and for editors whether readers can see it yet.
 struct ArticlePageView: MustacheObject {
     let article: Article
     /// The logged-in reader already likes it: the page offers *Unlike* instead of *Like*.
     let liked: Bool
+    /// Draft or scheduled: only editors see it, under a banner saying so.
+    let state: ArticleState
     private let summary: ArticleSummaryView
-    /// `<p>` elements whose text is already escaped (`ArticleBodies`); the template prints it raw.
+    /// Already safe HTML (`ArticleBodies`); the template prints it raw.
     private let bodyHTML: String
 
-    init(article: Article, liked: Bool, bodyHTML: String) {
+    init(article: Article, liked: Bool, bodyHTML: String, state: ArticleState) {
         self.article = article
         self.liked = liked
+        self.state = state
         self.summary = ArticleSummaryView(article: article)
         self.bodyHTML = bodyHTML
     }
@@ -42,12 +63,37 @@ struct ArticlePageView: MustacheObject {
     func value(forKey key: String) -> MustacheValue? {
         switch key {
         case "body_html": .string(bodyHTML)
+        case "unpublished_banner":
+            switch state {
+            case .published: .null
+            case .draft: .string("Draft: readers cannot see this article.")
+            case .scheduled:
+                .string(
+                    "Scheduled: readers will see this article from \(DateText.long(article.publishedAt)), "
+                        + "\(DateText.timeOfDay(article.publishedAt)) UTC.")
+            }
+        case "updated":
+            article.revisedAt.flatMap { revised in
+                revised > article.publishedAt
+                    ? [
+                        "iso": .string(DateText.rfc3339(revised)),
+                        "text": .string(DateText.long(revised) + ", " + DateText.timeOfDay(revised) + " UTC"),
+                    ] : nil
+            } ?? .null
+        case "original_url": article.originalURL.isEmpty ? .null : .string(article.originalURL)
+        case "original_host": .string(OriginalURL.host(of: article.originalURL))
         case "liked": .bool(liked)
         case "like_action": .string(ArticlePaths.like(article.slug))
         case "unlike_action": .string(ArticlePaths.unlike(article.slug))
         default: summary.value(forKey: key)
         }
     }
+}
+
+/// URL paths for sections. Section slugs are ASCII (see `Slug`).
+enum SectionPaths {
+    static func section(_ slug: String) -> String { "/sections/\(slug)" }
+    static func feed(_ slug: String) -> String { "/sections/\(slug)/feed.atom" }
 }
 
 /// URL paths for articles, in one place. Slugs are ASCII (see `Slug`), so they need no encoding.

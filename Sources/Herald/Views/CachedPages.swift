@@ -8,17 +8,22 @@ protocol CachedPage {
     var cacheKey: String? { get }
 }
 
-/// The front page holds nothing of the reader's but their name in the header (and the login
-/// links or the logout form): one copy per page for anonymous readers, one for logged-in ones.
+/// The front page (and a section's page) holds nothing of the reader's but their name in the
+/// header (and the login links or the logout form): one copy per page for anonymous readers, one
+/// for logged-in ones.
 struct FrontPageCopy: CachedPage {
     /// Only the first pages are worth keeping; deeper ones are rendered each time.
     static let cachedPages = 10
 
     let page: Int
     let loggedIn: Bool
+    /// The section's slug; nil for the front page.
+    var section: String? = nil
 
     var cacheKey: String? {
-        page <= Self.cachedPages ? "front:\(page):" + (loggedIn ? "reader" : "anonymous") : nil
+        guard page <= Self.cachedPages else { return nil }
+        // Only pages of sections that exist are kept (a 404 never is), and their slugs hold no colon.
+        return (section.map { "section:\($0):" } ?? "front:") + "\(page):" + (loggedIn ? "reader" : "anonymous")
     }
 }
 
@@ -32,7 +37,7 @@ struct ArticlePageCopy: CachedPage {
     var cacheKey: String? {
         switch view {
         case .anonymous: "article:\(slug):anonymous"
-        case .reader(_, _, hasOwnComments: true): nil
+        case .reader(_, _, hasOwnComments: true), .unpublished: nil
         case .reader(_, let liked, hasOwnComments: false): "article:\(slug):reader:\(liked)"
         }
     }

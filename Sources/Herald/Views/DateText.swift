@@ -18,4 +18,11 @@ enum DateText {
         let date = UTCDate(secondsSince1970: seconds)
         return "\(date.day) \(months[date.month - 1]) \(date.year)"
     }
+
+    /// `07:42` (UTC), for times that matter to the minute (schedules, the desk).
+    static func timeOfDay(_ seconds: Int) -> String {
+        let date = UTCDate(secondsSince1970: seconds)
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        return two(date.hour) + ":" + two(date.minute)
+    }
 }

@@ -9,10 +9,13 @@ public struct Views: Sendable {
     public static let siteName = "Herald"
 
     private let library: TemplateLibrary
+    /// The sections every page's header lists; none without it.
+    private let menu: SectionMenu?
 
     /// Loads and compiles every template; a broken one throws with its file, line and column.
-    public init(directory: String, reloadOnChange: Bool) throws {
+    init(directory: String, reloadOnChange: Bool, menu: SectionMenu? = nil) throws {
         library = try TemplateLibrary(directory: directory, reloadOnChange: reloadOnChange)
+        self.menu = menu
     }
 
     /// A full HTML page.
@@ -26,6 +29,10 @@ public struct Views: Sendable {
         values["reader_name"] = context.readerName.map(MustacheValue.string) ?? .null
         values["flash"] = context.flash.map(MustacheValue.string) ?? .null
         values["csrf_token"] = .string(context.csrfToken)
+        let sections = menu?.sections ?? []
+        values["has_sections"] = .bool(!sections.isEmpty)
+        values["sections"] = .list(
+            sections.map { ["name": .string($0.name), "url": .string(SectionPaths.section($0.slug))] })
         // A page rendered for the cache carries the marker, filled in for each reader as it is served.
         let target = context.requestTarget
         values["here"] = .string(target == PageCache.hereMarker ? target : Self.here(target))

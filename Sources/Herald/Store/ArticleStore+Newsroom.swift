@@ -1,0 +1,106 @@
+/// What the newsroom writes to an article: everything but its id, slug, author account and counts.
+struct ArticleRecord: Sendable, Equatable {
+    var title: String
+    var summary: String
+    /// The name shown as author (the byline, else the writer's username).
+    var author: String
+    /// A section name; empty for none. A new name makes a new section.
+    var sectionName: String
+    var body: String
+    var bodyHTML: String
+    var image: ArticleImage?
+    var isDraft: Bool
+    var publishedAt: Int
+    var revisedAt: Int?
+}
+
+/// The newsroom's side of the articles table: the desk's list and writing articles.
+extension ArticleStore {
+    /// One page of every article in any state, most recently changed first.
+    func deskPage(_ number: Int, size: Int) throws -> (articles: [Article], hasOlder: Bool) {
+        let rows = try database.withConnection { connection in
+            try connection.query(
+                "SELECT \(Article.listColumns) FROM articles ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
+                [.integer(Int64(size + 1)), .integer(Int64((number - 1) * size))])
+        }
+        return (rows.prefix(size).map(Article.init(row:)), rows.count > size)
+    }
+
+    func article(id: Int) throws -> Article? {
+        try database.withConnection { connection in
+            try Self.article(id: id, connection)
+        }
+    }
+
+    private static func article(id: Int, _ connection: any SQLConnection) throws -> Article? {
+        try connection.query("SELECT \(Article.columns) FROM articles WHERE id = ?", [.integer(Int64(id))]).first.map(
+            Article.init(row:))
+    }
+
+    /// A new article written by `authorID`, with `newImage` stored alongside when there is one.
+    func insert(_ record: ArticleRecord, authorID: Int, newImage: MediaFile?, now: Int) throws -> Article {
+        try database.write { connection in
+            if let newImage { try MediaStore.insert(newImage, now: now, connection) }
+            let section = try SectionStore.resolve(record.sectionName, connection)
+            let slug = try Self.uniqueSlug(for: record.title, connection)
+            let rows = try connection.query(
+                """
+                INSERT INTO articles (slug, title, summary, body, author, section, section_slug, published_at,
+                updated_at, draft, slug_fixed, author_id, body_html, revised_at, image_name, image_width,
+                image_height, image_alt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                """,
+                [.text(slug)] + Self.values(record, section: section, now: now) + [
+                    .integer(record.isDraft ? 0 : 1), .integer(Int64(authorID)), .text(record.bodyHTML),
+                    record.revisedAt.map { .integer(Int64($0)) } ?? .null,
+                ] + Self.imageValues(record.image))
+            guard let id = rows.first?.int(0), let article = try Self.article(id: id, connection) else {
+                throw StoreError.failed("the new article was not stored")
+            }
+            return article
+        }
+    }
+
+    /// Writes `record` over the article `id`; nil when there is no such article. A draft that was
+    /// never published takes its slug from its (new) title; from the first publication on, the
+    /// slug stays. An image no article shows any more is deleted.
+    func update(id: Int, _ record: ArticleRecord, newImage: MediaFile?, now: Int) throws -> Article? {
+        try database.write { connection in
+            guard let current = try Self.article(id: id, connection) else { return nil }
+            if let newImage { try MediaStore.insert(newImage, now: now, connection) }
+            let section = try SectionStore.resolve(record.sectionName, connection)
+            let slug =
+                current.slugIsFixed || current.title == record.title
+                ? current.slug : try Self.uniqueSlug(for: record.title, except: id, connection)
+            try connection.query(
+                """
+                UPDATE articles SET slug = ?, title = ?, summary = ?, body = ?, author = ?, section = ?,
+                section_slug = ?, published_at = ?, updated_at = ?, draft = ?, slug_fixed = ?, body_html = ?,
+                revised_at = ?, image_name = ?, image_width = ?, image_height = ?, image_alt = ? WHERE id = ?
+                """,
+                [.text(slug)] + Self.values(record, section: section, now: now) + [
+                    .integer(current.slugIsFixed || !record.isDraft ? 1 : 0), .text(record.bodyHTML),
+                    record.revisedAt.map { .integer(Int64($0)) } ?? .null,
+                ] + Self.imageValues(record.image) + [.integer(Int64(id))])
+            if let previous = current.image?.name, previous != record.image?.name {
+                try MediaStore.deleteIfUnused(previous, connection)
+            }
+            return try Self.article(id: id, connection)
+        }
+    }
+
+    /// title, summary, body, author, section, section_slug, published_at, updated_at, draft.
+    private static func values(_ record: ArticleRecord, section: Section?, now: Int) -> [SQLValue] {
+        [
+            .text(record.title), .text(record.summary), .text(record.body), .text(record.author),
+            .text(section?.name ?? ""), .text(section?.slug ?? ""), .integer(Int64(record.publishedAt)),
+            .integer(Int64(now)), .integer(record.isDraft ? 1 : 0),
+        ]
+    }
+
+    private static func imageValues(_ image: ArticleImage?) -> [SQLValue] {
+        [
+            .text(image?.name ?? ""), .integer(Int64(image?.width ?? 0)), .integer(Int64(image?.height ?? 0)),
+            .text(image?.alt ?? ""),
+        ]
+    }
+}

@@ -1,0 +1,74 @@
+/// A section of the site: its name as first written and its address (`/sections/{slug}`).
+public struct Section: Sendable, Equatable {
+    public var slug: String
+    public var name: String
+}
+
+/// Sections in SQL. A section exists once an article names it; its slug never changes.
+/// Names are matched without regard to case or surrounding spaces ("World" is "world ").
+public final class SectionStore: Sendable {
+    static let maximumNameCharacters = 60
+
+    private let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    public func section(slug: String) throws -> Section? {
+        try database.withConnection { connection in
+            try connection.query("SELECT slug, name FROM sections WHERE slug = ?", [.text(slug)])
+        }.first.map { Section(slug: $0.string(0), name: $0.string(1)) }
+    }
+
+    /// The sections that have an article readers can see at `now`, by name.
+    public func sectionsWithPublishedArticles(now: Int) throws -> [Section] {
+        try database.withConnection { connection in
+            try connection.query(
+                """
+                SELECT slug, name FROM sections WHERE EXISTS (
+                    SELECT 1 FROM articles WHERE articles.section_slug = sections.slug AND articles.draft = 0
+                    AND articles.published_at <= ?)
+                ORDER BY name_key
+                """, [.integer(Int64(now))])
+        }.map { Section(slug: $0.string(0), name: $0.string(1)) }
+    }
+
+    /// The section called `name`, made when none is yet; nil for an empty name (no section).
+    /// Runs inside the caller's write transaction.
+    static func resolve(_ name: String, _ connection: any SQLConnection) throws -> Section? {
+        let name = singleLine(name)
+        guard !name.isEmpty else { return nil }
+        let key = name.lowercased()
+        if let row = try connection.query("SELECT slug, name FROM sections WHERE name_key = ?", [.text(key)]).first {
+            return Section(slug: row.string(0), name: row.string(1))
+        }
+        let base = Slug.make(from: name, fallback: "section")
+        var slug = base
+        var suffix = 2
+        while try !connection.query("SELECT 1 FROM sections WHERE slug = ?", [.text(slug)]).isEmpty {
+            slug = "\(base)-\(suffix)"
+            suffix += 1
+        }
+        try connection.query(
+            "INSERT INTO sections (slug, name, name_key) VALUES (?, ?, ?)", [.text(slug), .text(name), .text(key)])
+        return Section(slug: slug, name: name)
+    }
+
+    /// Runs of whitespace as one space, none at either end.
+    static func singleLine(_ name: String) -> String {
+        name.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// Migration 7: a section for each name the stored articles use, and their slugs set.
+    static func backfill(_ connection: any SQLConnection) throws {
+        let names = try connection.query("SELECT DISTINCT section FROM articles WHERE section <> ''").map {
+            $0.string(0)
+        }
+        for name in names {
+            guard let section = try resolve(name, connection) else { continue }
+            try connection.query(
+                "UPDATE articles SET section_slug = ? WHERE section = ?", [.text(section.slug), .text(name)])
+        }
+    }
+}
