@@ -75,6 +75,7 @@ struct AccountSettingsController: Sendable {
             "email": .string(email ?? account.email ?? ""),
             "has_email": .bool(account.email != nil),
             "roles": account.roles.names.isEmpty ? .null : .string(account.roles.names.joined(separator: ", ")),
+            "is_editor": .bool(account.roles.grants(.editor)),
         ]
         for (field, message) in errors { model["\(field)_error"] = .string(message) }
         return try views.page("account", title: "Your account", model: model, context: context, status: status)
