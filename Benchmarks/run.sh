@@ -29,12 +29,13 @@ generate_articles() { # $1 database, $2 count
   sqlite3 "$1" <<SQL >/dev/null
 BEGIN;
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $2)
-INSERT INTO articles (slug, source_id, title, summary, body, author, section, published_at, updated_at)
+INSERT INTO articles (slug, source_id, title, summary, body, author, section, section_slug, published_at, updated_at)
 SELECT 'generated-' || i, 'generated-' || i, 'Generated article number ' || i,
        'A generated summary for article ' || i || ', long enough to look like a real one on the page.',
        replace(hex(zeroblob(300)), '00', 'word ') || char(10) || char(10) || replace(hex(zeroblob(250)), '00', 'text '),
-       'Bench Writer', 'world', 1600000000 + i, 1600000000 + i
+       'Bench Writer', 'world', 'world', 1600000000 + i, 1600000000 + i
 FROM n;
+INSERT INTO sections (slug, name, name_key) VALUES ('world', 'world', 'world') ON CONFLICT DO NOTHING;
 COMMIT;
 SQL
 }
@@ -91,6 +92,29 @@ curl -s -o /dev/null -c "$JAR" -b "$JAR" -d "csrf_token=$TOKEN&username=benchrea
 SESSION=$(awk '$6 == "herald_session" { print $7 }' "$JAR")
 [ -n "$SESSION" ] || { echo "could not log in" >&2; exit 1; }
 export SLUGS COOKIE="herald_session=$SESSION"
+# The reader is also an editor, and writes one article in the newsroom: Markdown with a table and
+# a 1200x800 PNG lead image (a real ~250 KB file, made here), for the desk, the media route and the page.
+"$HERALD" users --data "$DATA" grant benchreader editor >/dev/null
+python3 - "$WORK/lead.png" <<'PY'
+import os, struct, sys, zlib
+w, h = 1200, 800
+# A gradient with 70 rows of noise: ~250 KB, about what a news photo weighs.
+raw = b"".join(b"\0" + (os.urandom(w * 3) if y < 70 else bytes((x * 7 + y * 3) % 256 for x in range(w * 3)))
+               for y in range(h))
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) \
+    + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
+open(sys.argv[1], "wb").write(png)
+PY
+NEWSROOM_BODY=$(printf '## The figures\n\n| region | votes |\n|---|---:|\n| north | 1200 |\n| south | 980 |\n\n%s' \
+  "$(for i in $(seq 1 30); do printf 'Paragraph %s with **bold**, a [link](https://example.com/%s) and ~~struck~~ words.\n\n' "$i" "$i"; done)")
+EDITED=$(curl -s -o /dev/null -w '%{redirect_url}' -b "$JAR" -H 'Sec-Fetch-Site: same-origin' \
+  -F 'title=Newsroom benchmark article' -F 'section=Politics' -F "body=$NEWSROOM_BODY" \
+  -F "image=@$WORK/lead.png;type=image/png" -F 'image_alt=A test pattern' -F 'action=publish' "$BASE/editor/articles")
+[ -n "$EDITED" ] || { echo "could not publish the newsroom article" >&2; exit 1; }
+MEDIA_PATH=$(curl -s -b "$JAR" "$EDITED" | grep -o '/media/[0-9a-f]*\.png' | head -1)
+[ -n "$MEDIA_PATH" ] || { echo "the newsroom article has no image" >&2; exit 1; }
 # The reader's comments, for their profile page (written beside the server, as an import would).
 sqlite3 "$DATA/herald.sqlite3" >/dev/null <<SQL
 INSERT INTO comments (article_id, user_id, body, created_at)
@@ -120,6 +144,11 @@ record "article, anonymous, c=256" "$(COOKIE= measure "$BASE/" 256 "$ROOT/Benchm
 record "front page, c=256" "$(measure "$BASE/" 256)"
 record "profile page (60 comments)" "$(COOKIE= PAGE_PATH=/users/benchreader measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/page.lua")"
 record "account page, logged in" "$(PAGE_PATH=/account measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/page.lua")"
+record "section page" "$(COOKIE= PAGE_PATH=/sections/world measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/page.lua")"
+record "section feed" "$(COOKIE= PAGE_PATH=/sections/world/feed.atom measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/page.lua")"
+record "Markdown article + image" "$(COOKIE= PAGE_PATH=/articles/newsroom-benchmark-article measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/page.lua")"
+record "image from /media (~250 KB)" "$(COOKIE= PAGE_PATH=$MEDIA_PATH measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/page.lua")"
+record "newsroom desk, editor" "$(PAGE_PATH=/editor measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/page.lua")"
 
 # Like counts must equal the rows after all that.
 MISMATCH=$(sqlite3 "$DATA/herald.sqlite3" "SELECT count(*) FROM articles a WHERE like_count != (SELECT count(*) FROM likes l WHERE l.article_id = a.id)")
@@ -165,6 +194,7 @@ row() { # name rounds
   echo "|---|---|---|---|---|"
   for name in "nginx static 2 KB" "front page" "article, anonymous" "article, logged in" "like+unlike POSTs"; do row "$name" "$ROUNDS"; done
   for name in "article, anonymous, c=256" "front page, c=256" "profile page (60 comments)" "account page, logged in" \
+    "section page" "section feed" "Markdown article + image" "image from /media (~250 KB)" "newsroom desk, editor" \
     "article while 4 log in"; do row "$name" 1; done
   echo
   echo "- like counts not equal to their rows after the run: $MISMATCH"

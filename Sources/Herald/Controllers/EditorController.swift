@@ -15,7 +15,10 @@ struct EditorController: Sendable {
     var createAction: ResumableAction {
         ResumableAction(
             .createArticle, keeping: ArticleSubmission.textFields.map(\.rawValue),
-            describe: { request in "save your new article “\(Self.titleForDescription(request))”" },
+            describe: { request in
+                let title = Self.titleForDescription(request)
+                return title.isEmpty ? "save your new article" : "save your new article “\(title)”"
+            },
             returnPath: { _ in "/editor/articles/new" }, keepingFile: ArticleSubmission.Field.image.rawValue,
             refused: showBack
         ) { request, context in try create(request, &context) }

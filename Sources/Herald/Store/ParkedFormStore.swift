@@ -63,9 +63,12 @@ final class ParkedFormStore: Sendable {
     }
 
     /// The parked form `id`, deleted as it is read; nil when there is none (taken, expired, unknown).
+    /// Expired forms are purged here and whenever a form is parked: none outlives its expiry by
+    /// more than the time until the next login or capture.
     func take(_ id: String, now: Int) throws -> ParkedForm? {
         let row = try database.write { connection in
-            try connection.query(
+            try connection.query("DELETE FROM parked_forms WHERE expires_at <= ?", [.integer(Int64(now))])
+            return try connection.query(
                 "DELETE FROM parked_forms WHERE id = ? AND expires_at > ? RETURNING fields, file",
                 [.text(id), .integer(Int64(now))]
             ).first
