@@ -47,7 +47,8 @@ final class ParkedFormStore: Sendable {
             let ownerCount =
                 try connection.query("SELECT count(*) FROM parked_forms WHERE owner = ?", [.text(owner)]).first?.int(0)
                 ?? 0
-            let total = try connection.query("SELECT coalesce(sum(size), 0) FROM parked_forms").first?.int(0) ?? 0
+            let total =
+                try connection.query("SELECT CAST(coalesce(sum(size), 0) AS BIGINT) FROM parked_forms").first?.int(0) ?? 0
             guard ownerCount < limits.perClient, total + form.size <= limits.totalBytes else { return .full }
             try connection.query(
                 """
