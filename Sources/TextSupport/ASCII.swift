@@ -50,3 +50,15 @@ extension String {
         String(Substring(utf8[...].trimmingASCII(leading: false, where: ASCII.isWhitespace)))
     }
 }
+
+/// `125011` → `125,011`: numbers in messages, grouped by thousands with commas.
+public func groupedDigits(_ value: Int) -> String {
+    var digits = String(value)
+    var index = digits.endIndex
+    let start = digits.first == "-" ? digits.index(after: digits.startIndex) : digits.startIndex
+    while digits.distance(from: start, to: index) > 3 {
+        index = digits.index(index, offsetBy: -3)
+        digits.insert(",", at: index)
+    }
+    return digits
+}

@@ -1,3 +1,5 @@
+import TextSupport
+
 /// What an uploaded image is, read from its bytes alone: JPEG, PNG or WebP, and its size.
 ///
 /// The format comes from the file's magic bytes, never from its name or declared type, and the
@@ -70,7 +72,7 @@ public struct ImageInfo: Sendable, Equatable {
                 return "The \(format.name) image does not declare a width and height."
             case .tooWide(let width, let height, let limit):
                 return
-                    "The image is \(width) × \(height) pixels; neither side may be more than \(grouped(limit)) pixels."
+                    "The image is \(width) × \(height) pixels; neither side may be more than \(groupedDigits(limit)) pixels."
             case .tooManyPixels(let width, let height, let limit):
                 return
                     "The image is \(width) × \(height) pixels; images may have at most \(limit / 1_000_000) megapixels."
@@ -266,16 +268,6 @@ private func megabytes(_ bytes: Int) -> String {
 }
 
 /// `20,000`.
-private func grouped(_ value: Int) -> String {
-    var digits = String(value)
-    var index = digits.endIndex
-    while digits.distance(from: digits.startIndex, to: index) > 3 {
-        index = digits.index(index, offsetBy: -3)
-        digits.insert(",", at: index)
-    }
-    return digits
-}
-
 /// Bounds-checked reads; callers check `count` before reading past it, and a read out of range
 /// answers 0 rather than trapping, so a missed check can only give a wrong size, never a crash.
 private struct ByteReader {

@@ -1,4 +1,5 @@
 import Foundation
+import TextSupport
 
 /// The newsroom: editors write articles in Markdown, keep them as drafts, schedule or publish
 /// them, edit them after publishing and take them back. Every rule about an article's fields and
@@ -155,7 +156,7 @@ final class Newsroom: Sendable {
         if body.allSatisfy(\.isWhitespace) {
             problems[.body] = "Write the article's text."
         } else if !Self.bodyCharacters.contains(bodyLength) {
-            problems[.body] = "The text is \(bodyLength) characters; at most 100,000."
+            problems[.body] = "The text is \(groupedDigits(bodyLength)) characters; at most 100,000."
         }
         var publishAt: Int?
         if !submission.publishAt.trimmingCharacters(in: .whitespaces).isEmpty {
