@@ -105,7 +105,7 @@ public final class HeraldApp: Sendable {
                     baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", log: log)
             }
         ).addRoutes(to: &router)
-        ProfilesController(profiles: Profiles(store: ProfileStore(database: database)), views: views)
+        ProfilesController(profiles: Profiles(store: ProfileStore(database: database), clock: configuration.clock), views: views)
             .addRoutes(to: &router)
         IntentController(intents: intents).addRoutes(to: &router)
         FeedController(pages: pages, views: views, baseURL: configuration.baseURL).addRoutes(to: &router)

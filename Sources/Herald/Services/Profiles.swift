@@ -1,4 +1,5 @@
-/// Public profiles: who a reader is (name, joined) and what they wrote, newest first.
+/// Public profiles: who a reader is (name, joined) and what they wrote, newest first: comments
+/// readers can see (not hidden, under a published article).
 final class Profiles: Sendable {
     static let pageSize = 20
     /// Like the front page, a profile goes back a bounded number of pages (OFFSET grows with depth).
@@ -11,15 +12,18 @@ final class Profiles: Sendable {
     }
 
     private let store: ProfileStore
+    private let clock: Clock
 
-    init(store: ProfileStore) {
+    init(store: ProfileStore, clock: Clock) {
         self.store = store
+        self.clock = clock
     }
 
     func profile(of username: String, page: Int) throws -> Outcome {
         guard username.utf8.count <= 64, let account = try store.account(named: username) else { return .noSuchUser }
         guard page <= Self.maximumPage else { return .pastTheLast }
-        let (comments, hasOlder) = try store.comments(userID: account.id, page: page, size: Self.pageSize)
+        let (comments, hasOlder) = try store.comments(
+            userID: account.id, page: page, size: Self.pageSize, now: clock.now())
         if comments.isEmpty && page > 1 { return .pastTheLast }
         return .profile(
             username: account.username, joined: account.createdAt, comments: comments,

@@ -146,7 +146,7 @@ extension AccountStore {
             try connection.query(
                 """
                 UPDATE articles SET comment_count = comment_count - (
-                    SELECT count(*) FROM comments c WHERE c.article_id = articles.id AND c.user_id = ?)
+                    SELECT count(*) FROM comments c WHERE c.article_id = articles.id AND c.user_id = ? AND c.hidden = 0)
                 WHERE id IN (SELECT article_id FROM comments WHERE user_id = ?)
                 """, [id, id])
             try connection.query("DELETE FROM likes WHERE user_id = ?", [id])
@@ -170,7 +170,7 @@ public struct StoredAccount: Sendable, Equatable {
 
     init(row: SQLRow) {
         user = User(row: row)
-        email = row[3] == .null ? nil : row.string(3)
-        createdAt = row.int(4)
+        email = row[User.columnCount] == .null ? nil : row.string(User.columnCount)
+        createdAt = row.int(User.columnCount + 1)
     }
 }

@@ -29,7 +29,7 @@ public final class AccountStore: Sendable {
             try connection.query(
                 "SELECT \(User.columns), users.password_hash FROM users WHERE users.username_key = ?",
                 [.text(Self.key(username))])
-        }.first.map { (User(row: $0), $0.string(3)) }
+        }.first.map { (User(row: $0), $0.string(User.columnCount)) }
     }
 
     public func updatePasswordHash(userID: Int, to hash: String) throws {
@@ -63,8 +63,8 @@ public final class AccountStore: Sendable {
             ).first
         }
         guard let row else { return nil }
-        let createdAt = row.int(3)
-        let lastSeenAt = row.int(4)
+        let createdAt = row.int(User.columnCount)
+        let lastSeenAt = row.int(User.columnCount + 1)
         guard now - lastSeenAt < idleLimit, now - createdAt < absoluteLimit else {
             try deleteSession(tokenHash: tokenHash)
             return nil

@@ -6,4 +6,6 @@ public struct Comment: Sendable, Equatable {
     public var author: String
     public var body: String
     public var createdAt: Int
+    /// Hidden by a moderator: it keeps its place, but its text is shown to moderators only.
+    public var isHidden = false
 }

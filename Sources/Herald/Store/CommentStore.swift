@@ -45,18 +45,30 @@ public final class CommentStore: Sendable {
         }.first.map(Comment.init(row:))
     }
 
-    /// Deletes the comment if `userID` wrote it; false when it is someone else's or gone.
+    /// Deletes the comment if `userID` wrote it; false when it is someone else's or gone. A hidden
+    /// comment was already out of the count.
     public func delete(id: Int, byUserID userID: Int) throws -> Bool {
         try database.write { connection in
             let row = try connection.query(
-                "SELECT article_id FROM comments WHERE id = ? AND user_id = ?",
+                "SELECT article_id, hidden FROM comments WHERE id = ? AND user_id = ?",
                 [.integer(Int64(id)), .integer(Int64(userID))]
             ).first
-            guard let articleID = row?.int(0) else { return false }
+            guard let row else { return false }
             try connection.query("DELETE FROM comments WHERE id = ?", [.integer(Int64(id))])
-            try connection.query(
-                "UPDATE articles SET comment_count = comment_count - 1 WHERE id = ?", [.integer(Int64(articleID))])
+            if row.int(1) == 0 {
+                try connection.query(
+                    "UPDATE articles SET comment_count = comment_count - 1 WHERE id = ?", [.integer(Int64(row.int(0)))])
+            }
             return true
+        }
+    }
+
+    /// The number of visible comment rows for an article (what `comment_count` must equal).
+    public func countVisibleRows(articleID: Int) throws -> Int {
+        try database.withConnection { connection in
+            try connection.query(
+                "SELECT count(*) FROM comments WHERE article_id = ? AND hidden = 0", [.integer(Int64(articleID))]
+            ).first?.int(0) ?? 0
         }
     }
 }

@@ -148,6 +148,31 @@ enum Migrations {
         CREATE INDEX parked_forms_owner ON parked_forms (owner);
         CREATE INDEX parked_forms_expiry ON parked_forms (expires_at);
         """,
+        // 8: moderation. Hidden comments keep their row (and place) but leave every count; a
+        // banned account's sessions stop working at once. Reports count once per reader and
+        // comment; every moderation action is recorded with who did it.
+        """
+        ALTER TABLE comments ADD COLUMN hidden {int} NOT NULL DEFAULT 0;
+        ALTER TABLE users ADD COLUMN banned {int} NOT NULL DEFAULT 0;
+        CREATE TABLE comment_reports (
+            comment_id {int} NOT NULL REFERENCES comments (id) ON DELETE CASCADE,
+            user_id {int} NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            reason TEXT NOT NULL,
+            created_at {int} NOT NULL,
+            is_open {int} NOT NULL DEFAULT 1,
+            PRIMARY KEY (comment_id, user_id)
+        );
+        CREATE INDEX comment_reports_open ON comment_reports (is_open, comment_id);
+        CREATE INDEX comment_reports_by_user ON comment_reports (user_id);
+        CREATE TABLE moderation_actions (
+            id {pk},
+            actor TEXT NOT NULL,
+            action TEXT NOT NULL,
+            target TEXT NOT NULL,
+            note TEXT NOT NULL,
+            at {int} NOT NULL
+        );
+        """,
     ]
 
     /// Work a step needs that SQL alone cannot do, run in the step's transaction after its SQL.

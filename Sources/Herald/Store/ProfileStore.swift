@@ -25,13 +25,19 @@ public final class ProfileStore: Sendable {
     }
 
     /// One page of the account's comments, newest first, plus whether an older page exists.
-    public func comments(userID: Int, page: Int, size: Int) throws -> (comments: [ProfileComment], hasOlder: Bool) {
+    public func comments(userID: Int, page: Int, size: Int, now: Int) throws -> (comments: [ProfileComment], hasOlder: Bool) {
         let rows = try database.withConnection { connection in
             try connection.query(
                 """
-                SELECT c.id, c.body, c.created_at, a.slug, a.title FROM comments c JOIN articles a ON a.id = c.article_id
-                WHERE c.user_id = ? ORDER BY c.id DESC LIMIT ? OFFSET ?
-                """, [.integer(Int64(userID)), .integer(Int64(size + 1)), .integer(Int64((page - 1) * size))])
+                SELECT c.id, c.body, c.created_at, articles.slug, articles.title
+                FROM comments c JOIN articles ON articles.id = c.article_id
+                WHERE c.user_id = ? AND c.hidden = 0 AND \(ArticleStore.published)
+                ORDER BY c.id DESC LIMIT ? OFFSET ?
+                """,
+                [
+                    .integer(Int64(userID)), .integer(Int64(now)), .integer(Int64(size + 1)),
+                    .integer(Int64((page - 1) * size)),
+                ])
         }
         let comments = rows.prefix(size).map {
             ProfileComment(

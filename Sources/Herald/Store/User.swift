@@ -4,10 +4,13 @@ public struct User: Sendable, Equatable {
     public var username: String
     /// Read with the session on every request, so a role change counts from the next request.
     public var roles: Roles = []
+    /// Suspended by a moderator: cannot log in, and its sessions no longer work.
+    public var isBanned = false
 
-    public init(id: Int, username: String, roles: Roles = []) {
+    public init(id: Int, username: String, roles: Roles = [], isBanned: Bool = false) {
         self.id = id
         self.username = username
         self.roles = roles
+        self.isBanned = isBanned
     }
 }

@@ -1,0 +1,205 @@
+import Foundation
+
+/// A comment with open reports, as the moderation page lists it.
+struct ReportedComment: Sendable, Equatable {
+    var comment: Comment
+    var articleSlug: String
+    var articleTitle: String
+    /// Open reports by reason, most frequent first.
+    var reasons: [(reason: String, count: Int)]
+    var total: Int
+
+    static func == (a: ReportedComment, b: ReportedComment) -> Bool {
+        a.comment == b.comment && a.articleSlug == b.articleSlug && a.articleTitle == b.articleTitle
+            && a.total == b.total && a.reasons.elementsEqual(b.reasons, by: ==)
+    }
+}
+
+/// One recorded moderation action.
+struct ModerationAction: Sendable, Equatable {
+    var actor: String
+    var action: String
+    var target: String
+    var note: String
+    var at: Int
+}
+
+/// Reports, hidden comments, bans and the record of who did what, in SQL. Every change and its
+/// record are one transaction, and a comment's visibility and its article's count change together.
+final class ModerationStore: Sendable {
+    private let database: Database
+
+    init(database: Database) {
+        self.database = database
+    }
+
+    // MARK: Reports
+
+    enum ReportOutcome: Sendable, Equatable {
+        case reported
+        /// This reader had already reported this comment: nothing changed.
+        case alreadyReported
+    }
+
+    func report(commentID: Int, by userID: Int, reason: String, now: Int) throws -> ReportOutcome {
+        try database.write { connection in
+            try connection.query(
+                """
+                INSERT INTO comment_reports (comment_id, user_id, reason, created_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (comment_id, user_id) DO NOTHING
+                """, [.integer(Int64(commentID)), .integer(Int64(userID)), .text(reason), .integer(Int64(now))])
+            return connection.changes == 0 ? .alreadyReported : .reported
+        }
+    }
+
+    /// One page of comments with open reports, most reported first.
+    func openReports(page: Int, size: Int) throws -> (comments: [ReportedComment], hasMore: Bool) {
+        try database.withConnection { connection in
+            let ranked = try connection.query(
+                """
+                SELECT comment_id, count(*) AS reports FROM comment_reports WHERE is_open = 1
+                GROUP BY comment_id ORDER BY reports DESC, comment_id LIMIT ? OFFSET ?
+                """, [.integer(Int64(size + 1)), .integer(Int64((page - 1) * size))])
+            var reported: [ReportedComment] = []
+            for row in ranked.prefix(size) {
+                let id = Int64(row.int(0))
+                guard
+                    let found = try connection.query(
+                        """
+                        \(Comment.selection.replacingOccurrences(of: "FROM comments", with: ", articles.slug, articles.title FROM comments"))
+                        JOIN articles ON articles.id = comments.article_id WHERE comments.id = ?
+                        """, [.integer(id)]
+                    ).first
+                else { continue }
+                let reasons = try connection.query(
+                    """
+                    SELECT reason, count(*) AS reports FROM comment_reports WHERE comment_id = ? AND is_open = 1
+                    GROUP BY reason ORDER BY reports DESC, reason
+                    """, [.integer(id)]
+                ).map { (reason: $0.string(0), count: $0.int(1)) }
+                reported.append(
+                    ReportedComment(
+                        comment: Comment(row: found), articleSlug: found.string(Comment.columnCount),
+                        articleTitle: found.string(Comment.columnCount + 1), reasons: reasons, total: row.int(1)))
+            }
+            return (reported, ranked.count > size)
+        }
+    }
+
+    // MARK: Actions
+
+    enum CommentChange: Sendable, Equatable {
+        /// Done; the comment's article, for the way back.
+        case changed(articleSlug: String)
+        /// It already was so: nothing changed, nothing recorded.
+        case unchanged(articleSlug: String)
+        case noSuchComment
+    }
+
+    /// Hides or restores a comment, keeping its article's count equal to its visible rows, and
+    /// records it. Hiding also closes its open reports.
+    func setHidden(commentID: Int, hidden: Bool, actor: String, note: String, now: Int) throws -> CommentChange {
+        try database.write { connection in
+            guard
+                let row = try connection.query(
+                    """
+                    SELECT comments.hidden, articles.slug, comments.article_id FROM comments
+                    JOIN articles ON articles.id = comments.article_id WHERE comments.id = ?
+                    """, [.integer(Int64(commentID))]
+                ).first
+            else { return .noSuchComment }
+            let slug = row.string(1)
+            guard (row.int(0) != 0) != hidden else { return .unchanged(articleSlug: slug) }
+            try connection.query(
+                "UPDATE comments SET hidden = ? WHERE id = ?", [.integer(hidden ? 1 : 0), .integer(Int64(commentID))])
+            try connection.query(
+                "UPDATE articles SET comment_count = comment_count + ? WHERE id = ?",
+                [.integer(hidden ? -1 : 1), .integer(Int64(row.int(2)))])
+            if hidden {
+                try connection.query(
+                    "UPDATE comment_reports SET is_open = 0 WHERE comment_id = ?", [.integer(Int64(commentID))])
+            }
+            try Self.record(
+                actor: actor, action: hidden ? "hide" : "restore", target: "comment \(commentID)", note: note,
+                now: now, connection)
+            return .changed(articleSlug: slug)
+        }
+    }
+
+    /// Closes a comment's open reports; nil when it has none (or does not exist).
+    func dismissReports(commentID: Int, actor: String, note: String, now: Int) throws -> Int? {
+        try database.write { connection in
+            try connection.query(
+                "UPDATE comment_reports SET is_open = 0 WHERE comment_id = ? AND is_open = 1",
+                [.integer(Int64(commentID))])
+            let closed = connection.changes
+            guard closed > 0 else { return nil }
+            try Self.record(
+                actor: actor, action: "dismiss", target: "comment \(commentID)",
+                note: note.isEmpty ? "\(closed) report\(closed == 1 ? "" : "s")" : note, now: now, connection)
+            return closed
+        }
+    }
+
+    enum BanChange: Sendable, Equatable {
+        /// Done; how many of its comments were hidden with it.
+        case changed(hiddenComments: Int)
+        case unchanged
+    }
+
+    /// Bans or unbans `userID`. A ban ends every session of the account and, with `hideComments`,
+    /// hides all its comments, fixing every count, in the same transaction.
+    func setBanned(userID: Int, username: String, banned: Bool, hideComments: Bool, actor: String, note: String, now: Int)
+        throws -> BanChange
+    {
+        try database.write { connection in
+            let id = SQLValue.integer(Int64(userID))
+            try connection.query(
+                "UPDATE users SET banned = ? WHERE id = ? AND banned = ?", [.integer(banned ? 1 : 0), id, .integer(banned ? 0 : 1)])
+            let changed = connection.changes > 0
+            var hiddenCount = 0
+            if banned {
+                try connection.query("DELETE FROM sessions WHERE user_id = ?", [id])
+                if hideComments {
+                    try connection.query(
+                        """
+                        UPDATE articles SET comment_count = comment_count - (
+                            SELECT count(*) FROM comments c WHERE c.article_id = articles.id AND c.user_id = ? AND c.hidden = 0)
+                        WHERE id IN (SELECT article_id FROM comments WHERE user_id = ? AND hidden = 0)
+                        """, [id, id])
+                    try connection.query("UPDATE comments SET hidden = 1 WHERE user_id = ? AND hidden = 0", [id])
+                    hiddenCount = connection.changes
+                    try connection.query(
+                        "UPDATE comment_reports SET is_open = 0 WHERE comment_id IN (SELECT id FROM comments WHERE user_id = ?)",
+                        [id])
+                }
+            }
+            guard changed || hiddenCount > 0 else { return .unchanged }
+            var recorded = note
+            if hiddenCount > 0 {
+                recorded += (recorded.isEmpty ? "" : " — ") + "\(hiddenCount) comment\(hiddenCount == 1 ? "" : "s") hidden"
+            }
+            try Self.record(
+                actor: actor, action: banned ? "ban" : "unban", target: "user \(username)", note: recorded, now: now,
+                connection)
+            return .changed(hiddenComments: hiddenCount)
+        }
+    }
+
+    /// The newest `limit` recorded actions, newest first.
+    func recentActions(limit: Int) throws -> [ModerationAction] {
+        try database.withConnection { connection in
+            try connection.query(
+                "SELECT actor, action, target, note, at FROM moderation_actions ORDER BY id DESC LIMIT ?",
+                [.integer(Int64(limit))])
+        }.map { ModerationAction(actor: $0.string(0), action: $0.string(1), target: $0.string(2), note: $0.string(3), at: $0.int(4)) }
+    }
+
+    private static func record(
+        actor: String, action: String, target: String, note: String, now: Int, _ connection: any SQLConnection
+    ) throws {
+        try connection.query(
+            "INSERT INTO moderation_actions (actor, action, target, note, at) VALUES (?, ?, ?, ?, ?)",
+            [.text(actor), .text(action), .text(target), .text(note), .integer(Int64(now))])
+    }
+}
