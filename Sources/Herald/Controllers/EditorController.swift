@@ -149,7 +149,7 @@ struct EditorController: Sendable {
         case (_, .published):
             return "Published: “\(article.title)” is on the front page."
         case (_, .scheduled):
-            return "Saved and scheduled: “\(article.title)” will be published on \(DateText.long(article.publishedAt)) at "
+            return "Scheduled: “\(article.title)” will be published on \(DateText.long(article.publishedAt)) at "
                 + "\(DateText.timeOfDay(article.publishedAt)) UTC."
         }
     }
