@@ -84,7 +84,9 @@ struct ArticlesController: Sendable {
     func articlePage(_ request: Request, _ context: RequestContext) throws -> Response {
         let slug = ArticleRoutes.slug(request)
         guard let view = try pages.readerView(of: slug, for: context.user) else { throw ArticleRoutes.noSuchArticle }
-        return try cache.response(for: ArticlePageCopy(slug: slug, view: view), context: context) { context in
+        let copy = ArticlePageCopy(
+            slug: slug, view: view, moderating: context.user?.roles.grants(.moderator) == true)
+        return try cache.response(for: copy, context: context) { context in
             guard let article = try view.article ?? pages.publishedArticle(slug) else {
                 throw ArticleRoutes.noSuchArticle
             }

@@ -6,6 +6,12 @@ enum ResumableActionName: String, Sendable, CaseIterable {
     case like, unlike, comment
     case createArticle = "article-create"
     case saveArticle = "article-save"
+    case reportComment = "comment-report"
+    case hideComment = "comment-hide"
+    case restoreComment = "comment-restore"
+    case dismissReports = "comment-dismiss"
+    case banUser = "user-ban"
+    case unbanUser = "user-unban"
     case deleteComment = "comment-delete"
     case changeEmail = "account-email"
     case endOtherSessions = "account-end-others"

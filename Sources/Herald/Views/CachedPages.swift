@@ -33,12 +33,15 @@ struct FrontPageCopy: CachedPage {
 struct ArticlePageCopy: CachedPage {
     let slug: String
     let view: ArticleReaderView
+    /// A moderator's copy shows hidden comments and moderation forms: never shared.
+    var moderating = false
 
     var cacheKey: String? {
+        if moderating { return nil }
         switch view {
-        case .anonymous: "article:\(slug):anonymous"
-        case .reader(_, _, hasOwnComments: true), .unpublished: nil
-        case .reader(_, let liked, hasOwnComments: false): "article:\(slug):reader:\(liked)"
+        case .anonymous: return "article:\(slug):anonymous"
+        case .reader(_, _, hasOwnComments: true), .unpublished: return nil
+        case .reader(_, let liked, hasOwnComments: false): return "article:\(slug):reader:\(liked)"
         }
     }
 }

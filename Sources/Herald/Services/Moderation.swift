@@ -1,0 +1,149 @@
+/// Moderation: readers report comments; moderators hide and restore them, dismiss reports, and
+/// ban or unban accounts; every action is recorded with who did it (a moderator, or `cli` for the
+/// command line). Knows nothing of HTTP.
+final class Moderation: Sendable {
+    static let queuePageSize = 20
+    static let recentActionCount = 100
+    static let maximumNoteCharacters = 500
+
+    /// Why a reader reports a comment; the raw values are the form's `reason` values.
+    enum Reason: String, Sendable, CaseIterable {
+        case spam, abuse
+        case offTopic = "off-topic"
+        case other
+
+        var label: String {
+            switch self {
+            case .spam: "Spam"
+            case .abuse: "Abuse or harassment"
+            case .offTopic: "Off topic"
+            case .other: "Something else"
+            }
+        }
+    }
+
+    /// Who acts: a moderator through the site, or the operator on the command line.
+    enum Actor: Sendable {
+        case moderator(User)
+        case commandLine
+
+        var name: String {
+            switch self {
+            case .moderator(let user): user.username
+            case .commandLine: "cli"
+            }
+        }
+    }
+
+    enum ReportOutcome: Sendable, Equatable {
+        /// Counted; the article holding the comment.
+        case reported(articleSlug: String)
+        /// This reader had reported it already: counted once.
+        case alreadyReported(articleSlug: String)
+        case ownComment
+        case unknownReason
+        /// Unknown, hidden, or under an article readers cannot see.
+        case noSuchComment
+    }
+
+    enum CommentOutcome: Sendable, Equatable {
+        case changed(articleSlug: String)
+        case unchanged(articleSlug: String)
+        case noSuchComment
+        case noteTooLong
+    }
+
+    enum BanOutcome: Sendable, Equatable {
+        case banned(hiddenComments: Int)
+        case unbanned
+        case unchanged
+        case noSuchUser
+        /// Only the command line bans an admin.
+        case cannotBanAdmin
+        case cannotBanSelf
+        case noteTooLong
+    }
+
+    private let store: ModerationStore
+    private let comments: CommentStore
+    private let accounts: AccountStore
+    private let articles: ArticleStore
+    private let clock: Clock
+
+    init(store: ModerationStore, comments: CommentStore, accounts: AccountStore, articles: ArticleStore, clock: Clock) {
+        self.store = store
+        self.comments = comments
+        self.accounts = accounts
+        self.articles = articles
+        self.clock = clock
+    }
+
+    /// The article holding a comment readers can see; nil otherwise.
+    func visibleArticleSlug(ofComment id: Int) throws -> String? {
+        guard let comment = try comments.comment(id: id), !comment.isHidden,
+            let slug = try articles.slug(id: comment.articleID),
+            let article = try articles.article(slug: slug), article.isPublished(at: clock.now())
+        else { return nil }
+        return slug
+    }
+
+    func report(commentID: Int, reason text: String, by reader: User) throws -> ReportOutcome {
+        guard let comment = try comments.comment(id: commentID), !comment.isHidden,
+            let slug = try visibleArticleSlug(ofComment: commentID)
+        else { return .noSuchComment }
+        guard comment.userID != reader.id else { return .ownComment }
+        guard let reason = Reason(rawValue: text) else { return .unknownReason }
+        switch try store.report(commentID: commentID, by: reader.id, reason: reason.rawValue, now: clock.now()) {
+        case .reported: return .reported(articleSlug: slug)
+        case .alreadyReported: return .alreadyReported(articleSlug: slug)
+        }
+    }
+
+    func setHidden(commentID: Int, hidden: Bool, note: String, by actor: Actor) throws -> CommentOutcome {
+        guard let note = Self.checkedNote(note) else { return .noteTooLong }
+        switch try store.setHidden(commentID: commentID, hidden: hidden, actor: actor.name, note: note, now: clock.now())
+        {
+        case .changed(let slug): return .changed(articleSlug: slug)
+        case .unchanged(let slug): return .unchanged(articleSlug: slug)
+        case .noSuchComment: return .noSuchComment
+        }
+    }
+
+    /// Closes the comment's open reports; false when it had none.
+    func dismissReports(commentID: Int, note: String, by actor: Actor) throws -> Bool {
+        try store.dismissReports(
+            commentID: commentID, actor: actor.name, note: Self.checkedNote(note) ?? "", now: clock.now()) != nil
+    }
+
+    func setBanned(_ username: String, banned: Bool, hideComments: Bool, note: String, by actor: Actor) throws
+        -> BanOutcome
+    {
+        guard let note = Self.checkedNote(note) else { return .noteTooLong }
+        guard username.utf8.count <= 64, let account = try accounts.account(named: username) else { return .noSuchUser }
+        if banned, case .moderator(let moderator) = actor {
+            if moderator.id == account.user.id { return .cannotBanSelf }
+            if account.roles.grants(.admin) { return .cannotBanAdmin }
+        }
+        switch try store.setBanned(
+            userID: account.user.id, username: account.user.username, banned: banned, hideComments: hideComments,
+            actor: actor.name, note: note, now: clock.now())
+        {
+        case .changed(let hidden): return banned ? .banned(hiddenComments: hidden) : .unbanned
+        case .unchanged: return .unchanged
+        }
+    }
+
+    func queue(page: Int) throws -> (comments: [ReportedComment], hasMore: Bool) {
+        try store.openReports(page: page, size: Self.queuePageSize)
+    }
+
+    func recentActions() throws -> [ModerationAction] {
+        try store.recentActions(limit: Self.recentActionCount)
+    }
+
+    /// One line, at most `maximumNoteCharacters`; nil when longer.
+    private static func checkedNote(_ note: String) -> String? {
+        let line = SectionStore.singleLine(note)
+        return line.count <= maximumNoteCharacters ? line : nil
+    }
+}
