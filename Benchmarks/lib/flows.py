@@ -8,6 +8,7 @@ Each thread uses its own account (created first) and keeps its own cookie jar.
 """
 import http.client
 import re
+import secrets
 import sys
 import threading
 import time
@@ -17,18 +18,39 @@ TOKEN = re.compile(r'name="csrf_token" value="([^"]*)"')
 ARTICLE = re.compile(r'href="(/articles/[^"]+)"')
 
 
+def multipart(fields, files):
+    """A multipart/form-data body: `fields` a dict or (name, value) pairs, `files` a dict of
+    name -> (filename, content type, bytes). Returns (body bytes, Content-Type header)."""
+    boundary = "----herald" + secrets.token_hex(16)
+    parts = []
+    for name, value in (fields.items() if isinstance(fields, dict) else fields):
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode()
+                     + str(value).encode("utf-8") + b"\r\n")
+    for name, (filename, content_type, data) in files.items():
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+                     f"Content-Type: {content_type}\r\n\r\n".encode() + bytes(data) + b"\r\n")
+    parts.append(f"--{boundary}--\r\n".encode())
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+
+
 class Client:
     def __init__(self, host, port):
         self.host, self.port = host, port
         self.cookies = {}
         self.conn = http.client.HTTPConnection(host, port, timeout=30)
+        # The last response's headers (name, value) and undecoded body, for images and caching headers.
+        self.last_headers, self.last_body = [], b""
 
-    def request(self, method, path, form=None):
-        headers = {}
+    def request(self, method, path, form=None, files=None, headers=None):
+        """(status, Location, body text). `form` goes urlencoded, or with `files` (see multipart)
+        as multipart/form-data; `headers` are sent as given."""
+        headers = dict(headers or {})
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         body = None
-        if form is not None:
+        if files is not None:
+            body, headers["Content-Type"] = multipart(form or {}, files)
+        elif form is not None:
             body = urllib.parse.urlencode(form)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         try:
@@ -39,7 +61,9 @@ class Client:
             self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
             self.conn.request(method, path, body=body, headers=headers)
             response = self.conn.getresponse()
-        text = response.read().decode("utf-8", "replace")
+        raw = response.read()
+        self.last_headers, self.last_body = response.getheaders(), raw
+        text = raw.decode("utf-8", "replace")
         for name, value in response.getheaders():
             if name.lower() == "set-cookie":
                 pair = value.split(";", 1)[0]
@@ -49,6 +73,10 @@ class Client:
                 else:
                     self.cookies[key] = val
         return response.status, response.getheader("Location"), text
+
+    def header(self, name):
+        """A header of the last response (the first of that name), or None."""
+        return next((v for k, v in self.last_headers if k.lower() == name.lower()), None)
 
     def token(self, path):
         return TOKEN.search(self.request("GET", path)[2]).group(1)

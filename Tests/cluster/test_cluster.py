@@ -4,15 +4,20 @@ like browsers: what one node starts, another finishes. Loopback only, bounded.
 
   python3 Tests/cluster/test_cluster.py     # starts and stops its own cluster
 """
+import hashlib
+import html
 import os
+import random
 import re
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 import urllib.parse
+import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "Benchmarks", "lib"))
@@ -21,7 +26,13 @@ from flows import Client  # noqa: E402  (the benchmarks' small cookie-jar client
 TOKEN = re.compile(r'name="csrf_token" value="([^"]*)"')
 ARTICLE = re.compile(r'href="/articles/([^"]+)"')
 LIKES = re.compile(r'data-like-count="(\d+)"')
+STATE = re.compile(r'data-article-state="([a-z]+)"')
+BODY = re.compile(r'<textarea id="body" name="body"[^>]*>(.*?)</textarea>', re.S)
+IMAGE = re.compile(r'<img src="/media/([0-9a-f]{64})\.png" width="(\d+)" height="(\d+)" alt="([^"]*)"')
+FLASH = re.compile(r'<p class="flash" role="status">([^<]*)</p>')
 PASSWORD = "cluster-pass-phrase"
+# The database scripts/cluster.sh makes (its PG_PORT), which `herald users --database` reaches too.
+DATABASE = "postgres://herald@127.0.0.1:55433/herald"
 results = []
 
 
@@ -48,6 +59,56 @@ def register(url, name):
                                                    "password": PASSWORD})
     assert status == 303, f"register {name}: {status}"
     return c
+
+
+def herald_binary():
+    binary = os.environ.get("HERALD_BINARY", ".build/release/herald")
+    return binary if os.path.isabs(binary) else os.path.join(ROOT, binary)
+
+
+def tiny_png(width, height):
+    """A valid RGB PNG (IHDR, one IDAT, IEND, correct CRCs), made here so no file is needed."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(b"\x00" + bytes(v for x in range(width) for v in (40 * x % 256, 90 * y % 256, 200))
+                    for y in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def long_text(length, marker):
+    """`length` characters of varied prose in paragraphs (some non-ASCII), ending with `marker`."""
+    words = ("harbour council ferry storm budget election river bridge market school festival minister "
+             "tramway Zürich café naïve façade Ørsted timetable archive lighthouse quarry orchard evening "
+             "witness report delayed reopened quietly announced").split()
+    rng = random.Random(20240611)
+    paragraphs, size = [], 0
+    while size < length:
+        sentences = [" ".join(rng.choice(words) for _ in range(rng.randint(6, 16))).capitalize() + "."
+                     for _ in range(rng.randint(3, 6))]
+        paragraphs.append(" ".join(sentences))
+        size += len(paragraphs[-1]) + 2
+    text = "\n\n".join(paragraphs)[:length - len(marker) - 1].rstrip()
+    text += "x" * (length - len(marker) - 1 - len(text))
+    return text + " " + marker
+
+
+def poll(condition, seconds):
+    """Seconds until `condition()` held, or None if it did not within `seconds`."""
+    started = time.monotonic()
+    while True:
+        if condition():
+            return time.monotonic() - started
+        if time.monotonic() - started > seconds:
+            return None
+        time.sleep(0.05)
+
+
+def article_fields(token, title, body, action, section="World News", **extra):
+    fields = {"csrf_token": token, "title": title, "summary": f"Summary of {title}", "section": section,
+              "byline": "", "body": body, "image_alt": "", "publish_at": "", "action": action}
+    fields.update(extra)
+    return fields
 
 
 def main():
@@ -102,7 +163,149 @@ def main():
         check("50 concurrent likes over 3 nodes count exactly 50", statuses.count(303) == 50 and count == "50",
               f"statuses {sorted(set(statuses))}, count {count}")
 
-        # 4. SIGKILL one node under load: nothing acknowledged is lost, the balancer keeps serving.
+        # 4. The newsroom across nodes. An editor is made on the command line, on the shared database.
+        editor = register(nodes[0], "editor1")
+        before = move(editor, nodes[1]).request("GET", "/editor")[0]
+        granted = subprocess.run([herald_binary(), "users", "--database", DATABASE, "grant", "editor1", "editor"],
+                                 capture_output=True, text=True, timeout=60)
+        status, _, desk = move(editor, nodes[1]).request("GET", "/editor")
+        check("a role granted on the command line counts at once on node 2",
+              before == 403 and granted.returncode == 0 and status == 200 and "Newsroom" in desk,
+              f"before {before}, grant {granted.returncode} {granted.stderr.strip()}, after {status}")
+
+        # 4a. Published on node 1: on node 2's and 3's front page, section page and section feed within 3 s
+        # (each node's page cache trusts writes it did not see for at most 1 s). Their caches are warmed first.
+        section = "/sections/world-news"
+        watched = ["/", section, section + "/feed.atom"]
+        for node in nodes[1:]:
+            for path in watched:
+                client(node).request("GET", path)
+        title = "Harbour reopens after the storm"
+        body = "The ferry ran again at dawn.\n\n| Route | Sailings |\n|---|---:|\n| North | 4 |\n"
+        status, location, _ = editor.request(
+            "POST", "/editor/articles", article_fields(editor.token("/editor/articles/new"), title, body, "publish"),
+            files={})
+        published_at = time.monotonic()
+        status_page, _, page = editor.request("GET", location or "/")
+        match = re.search(r'href="/articles/([^"]+)"', page)
+        published = match.group(1) if match else "?"
+        flash = FLASH.search(page)
+        check("node 1 publishes an article with a section",
+              status == 303 and re.fullmatch(r"/editor/articles/\d+", location or "")
+              and STATE.search(page).group(1) == "published" and flash and flash.group(1).startswith("Published"),
+              f"POST {status} {location}; edit page {status_page} {STATE.findall(page)} {flash and flash.group(1)}")
+        readers = [client(node) for node in nodes[1:]]
+
+        def shows(reader, path):
+            status, _, text = reader.request("GET", path)
+            return status == 200 and f"/articles/{published}" in text
+
+        def everywhere():
+            return all(shows(r, path) for r in readers for path in watched)
+
+        waited = poll(everywhere, 3.0)
+        total = None if waited is None else time.monotonic() - published_at
+        check("nodes 2 and 3 show it on /, its section and the section's feed within 3 s"
+              + ("" if total is None else f" ({total:.2f} s)"), waited is not None,
+              "; ".join(f"{node}{path} {'shows' if shows(r, path) else 'lacks'} it"
+                        for node, r in zip(nodes[1:], readers) for path in watched))
+
+        # 4b. A draft is 404 to anonymous readers on every node.
+        status, location, _ = editor.request(
+            "POST", "/editor/articles",
+            article_fields(editor.token("/editor/articles/new"), "Embargoed budget plans", "Not yet.", "save"),
+            files={})
+        draft_path = location or "/"
+        page = editor.request("GET", draft_path)[2]
+        match = re.search(r'href="/articles/([^"]+)"', page)
+        draft = match.group(1) if match else "?"
+        statuses = [client(node).request("GET", f"/articles/{draft}")[0] for node in nodes]
+        check("a draft's page is 404 for anonymous readers on every node",
+              status == 303 and STATE.search(page).group(1) == "draft" and statuses == [404, 404, 404],
+              f"POST {status} {location}, state {STATE.findall(page)}, reader statuses {statuses}")
+
+        # 4c. A save made after the session ended, across nodes: the edit form was rendered on node 1 while
+        # the session was valid; another copy of the browser logs out (the session is deleted); the save
+        # (100,000 characters and an image) is sent to node 2, the login made on node 3.
+        form_token = editor.token(draft_path)
+        expired = client(nodes[1])
+        expired.cookies = dict(editor.cookies)
+        editor.request("POST", "/logout", {"csrf_token": editor.token("/")})
+        probe = client(nodes[2])
+        probe.cookies = dict(expired.cookies)
+        probe_status, probe_location, _ = probe.request("GET", "/editor")
+        marker = "END-OF-DRAFT-" + os.urandom(6).hex()
+        long_body = long_text(100_000, marker)
+        png = tiny_png(4, 3)
+        digest = hashlib.sha256(png).hexdigest()
+        status, location, _ = expired.request(
+            "POST", draft_path,
+            article_fields(form_token, "Embargoed budget plans", long_body, "save", image_alt="A test pattern"),
+            files={"image": ("pattern.png", "image/png", png)})
+        intent = expired.cookies.get("herald_intent")
+        check("node 2 parks the save of an ended session (100,000 characters and an image) and asks for a login",
+              probe_status == 303 and (probe_location or "").startswith("/login")
+              and status == 303 and location == "/login" and intent,
+              f"session probe {probe_status} {probe_location}; POST {status} {location}, intent cookie {bool(intent)}")
+        on_three = move(expired, nodes[2])
+        login_page = on_three.request("GET", "/login")[2]
+        status, location, _ = on_three.request("POST", "/login", {"csrf_token": TOKEN.search(login_page).group(1),
+                                                                  "username": "editor1", "password": PASSWORD})
+        check("node 3 performs it at login and returns to the edit page",
+              "Embargoed budget plans" in login_page and status == 303 and location == draft_path,
+              f"login page names it: {'Embargoed budget plans' in login_page}; POST /login {status} {location}")
+        on_one = move(on_three, nodes[0])
+        page = on_one.request("GET", draft_path)[2]
+        flash = FLASH.search(page)
+        kept = BODY.search(page)
+        kept = html.unescape(kept.group(1)) if kept else ""
+        image = IMAGE.search(page)
+        check("node 1's edit page holds the whole text and the image",
+              flash and flash.group(1).startswith("Saved") and kept == long_body and marker in page
+              and image and image.groups() == (digest, "4", "3", "A test pattern"),
+              f"flash {flash and flash.group(1)!r}; text {len(kept)} of {len(long_body)} characters, "
+              f"marker {'present' if marker in page else 'missing'}; image {image and image.groups()}")
+
+        second = "The second version, saved while logged in."
+        status, _, _ = on_one.request("POST", draft_path, article_fields(TOKEN.search(page).group(1),
+                                      "Embargoed budget plans", second, "save", image_alt="A test pattern"), files={})
+        replay = client(nodes[1])
+        replay.cookies = {"herald_intent": intent}
+        replay_status, replay_location, _ = replay.request(
+            "POST", "/login", {"csrf_token": replay.token("/login"), "username": "editor1", "password": PASSWORD})
+        page = on_one.request("GET", draft_path)[2]
+        kept = BODY.search(page)
+        kept = html.unescape(kept.group(1)) if kept else ""
+        check("the same intent cookie replayed at another login does nothing",
+              status == 303 and replay_status == 303 and replay_location != draft_path and kept == second
+              and marker not in page,
+              f"second save {status}; replayed login {replay_status} {replay_location}; text now {kept[:60]!r}")
+
+        # A reader who logs in with a captured save is refused, and shown the text back.
+        stranger = client(nodes[1])
+        status, location, _ = stranger.request(
+            "POST", "/editor/articles",
+            article_fields(stranger.token("/login"), "Not an editor's", "Words to keep " + marker, "save"), files={})
+        status_login, _, returned = move(stranger, nodes[2]).request(
+            "POST", "/login", {"csrf_token": stranger.token("/login"), "username": "traveller", "password": PASSWORD})
+        check("a non-editor logging in with a captured save gets 403 and the text back",
+              status == 303 and location == "/login" and status_login == 403
+              and re.search(r"<textarea[^>]*>Words to keep " + marker, returned),
+              f"capture {status} {location}; login {status_login} {returned[:200]!r}")
+
+        # 4d. The image is served identically by every node: same bytes, same strong ETag, a year of caching.
+        served = []
+        for node in nodes:
+            c = client(node)
+            status, _, _ = c.request("GET", f"/media/{digest}.png")
+            served.append((status, c.last_body == png, c.header("ETag"), c.header("Cache-Control")))
+            status, _, _ = c.request("GET", f"/media/{digest}.png", headers={"If-None-Match": f'"{digest}"'})
+            served.append((status,))
+        check("every node serves the image with the same bytes and ETag (and 304 when it matches)",
+              all(s == (200, True, f'"{digest}"', "public, max-age=31536000, immutable") for s in served[0::2])
+              and all(s == (304,) for s in served[1::2]), f"{served}")
+
+        # 5. SIGKILL one node under load: nothing acknowledged is lost, the balancer keeps serving.
         victim_pid = int(open(f"{work}/c/node2.pid").read())
         storm = [register(balancer, f"storm{i}") for i in range(6)]
         acknowledged = []
