@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Real-browser end-to-end test of Herald's "like that survives login".
+"""Real-browser end-to-end test of Herald's "like that survives login" and of its newsroom.
 
 Starts `herald serve --port 0` on a fresh data directory, drives headless Chromium (Debian's
 chromium + chromium-driver, through Selenium) through the steps below, then stops the server
@@ -15,6 +15,16 @@ one POST went out with `Sec-Fetch-Site: same-origin`.
   2. They log out with the header's button and are anonymous again on the front page.
   3. Anonymous again, they like another article, log in with the account from step 1, and land
      on that article, liked, with the count at 1.
+  4. The account is made an editor on the command line (`herald users --data DIR grant NAME
+     editor`, on the server's database while it serves). From Account → Open the newsroom → Write
+     a new article they fill the real form — Markdown with a table and a link, and a PNG chosen in
+     the file input — and press Publish (a multipart POST): the edit page says "Published", shows
+     the state and a preview with the table and the link; its link leads to the article page,
+     which shows the table, the link and the image with its width and height (and the browser
+     loaded it from /media/). Screenshots: editor-js-off.png, article-js-off.png.
+  5. The same in a second browser with JavaScript switched on (it logs in first): nothing on the
+     way needs script, and nothing changes when the browser could run it. Screenshots:
+     editor-js-on.png, article-js-on.png.
 
 Run it with scripts/browser-test.sh, which installs what it needs. It prints one line per step
 and a last line "N passed, N failed" (", N skipped" when an earlier step failed); the exit
@@ -32,15 +42,17 @@ import secrets
 import selectors
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 import traceback
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
@@ -151,7 +163,7 @@ class Server:
 # --- the browser --------------------------------------------------------------------------
 
 
-def start_browser(log: Path) -> webdriver.Chrome:
+def start_browser(log: Path, javascript: bool = False) -> webdriver.Chrome:
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in (
@@ -164,9 +176,10 @@ def start_browser(log: Path) -> webdriver.Chrome:
         "--lang=en-US",
     ):
         options.add_argument(argument)
-    # No step may rely on JavaScript: switch it off for every page.
+    # No step may rely on JavaScript: switch it off for every page (step 5 turns it on, to see that
+    # nothing changes when the browser could run script).
     options.add_experimental_option(
-        "prefs", {"profile.managed_default_content_settings.javascript": 2}
+        "prefs", {"profile.managed_default_content_settings.javascript": 1 if javascript else 2}
     )
     # Chromium's network log, to see the headers it really sends (Sec-Fetch-Site).
     options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
@@ -187,6 +200,11 @@ class Session:
     username: str = field(default_factory=lambda: "reader" + secrets.token_hex(4))
     password: str = field(default_factory=lambda: "browser-pass-" + secrets.token_hex(6))
     liked_slugs: list[str] = field(default_factory=list)
+    # What the newsroom steps need: the binary (for `herald users`), the server's data directory,
+    # a scratch directory (the image to upload, the second browser's log).
+    herald: Path | None = None
+    data: Path | None = None
+    work: Path | None = None
 
     # Navigation. Every click that submits a form or follows a link waits for the old page to
     # go and the new one to load; nothing here runs script in the page.
@@ -378,10 +396,142 @@ def step_like_then_log_in(s: Session) -> None:
     s.liked_slugs.append(slug)
 
 
+def tiny_png(width: int, height: int) -> bytes:
+    """A valid RGB PNG (IHDR, IDAT, IEND with correct CRCs): a gradient, made here."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(
+        b"\x00" + bytes(v for x in range(width) for v in (x * 255 // width, y * 255 // height, 160))
+        for y in range(height)
+    )
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+IMAGE_SIZE = (240, 160)
+SECTION, SECTION_SLUG = "World News", "world-news"
+LINK = "https://example.com/timetables"
+ALT = "A colour gradient"
+
+
+def grant_editor(s: Session) -> None:
+    """`herald users --data DIR grant NAME editor` on the running server's database."""
+    assert s.herald is not None and s.data is not None
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HERALD_")}
+    done = subprocess.run(
+        [str(s.herald), "users", "--data", str(s.data), "grant", s.username, "editor"],
+        env=env, capture_output=True, text=True, timeout=60,
+    )
+    check(done.returncode == 0 and "editor" in done.stdout,
+          f"herald users grant exited {done.returncode}: {done.stdout.strip()} {done.stderr.strip()}")
+
+
+def write_and_publish(s: Session, label: str) -> None:
+    """Account → newsroom → new article; fill the form (a table, a link, an image); Publish; check
+    the edit page and the article page, with screenshots editor-LABEL.png and article-LABEL.png."""
+    assert s.work is not None
+    title = f"Ferries sail again ({label})"
+    image = s.work / f"lead-{label}.png"
+    image.write_bytes(tiny_png(*IMAGE_SIZE))
+
+    s.open("/account")
+    s.click_and_load('a[href="/editor"]')
+    check(s.path() == "/editor", f"Open the newsroom led to {s.driver.current_url}{s.errors_on_page()}")
+    s.click_and_load('a[href="/editor/articles/new"]')
+    check(s.path() == "/editor/articles/new", f"Write a new article led to {s.driver.current_url}")
+    form = s.one('form.article-form[method="post"][action="/editor/articles"]')
+    check(form.get_attribute("enctype") == "multipart/form-data", "the article form is not multipart/form-data")
+    body = (
+        "The harbour reopened at dawn after three days of storms.\n\n"
+        "| Route | Sailings |\n"
+        "|-------|---------:|\n"
+        "| North | 4 |\n"
+        "| South | 2 |\n\n"
+        f"The new timetable is at [the harbour office]({LINK}).\n"
+    )
+    for name, value in (("title", title), ("summary", "Services resume on both routes."),
+                        ("section", SECTION), ("body", body), ("image_alt", ALT)):
+        form.find_element(By.NAME, name).send_keys(value)
+    form.find_element(By.CSS_SELECTOR, 'input[type="file"][name="image"]').send_keys(str(image))
+    s.click_and_load('form.article-form button[name="action"][value="publish"]', post=True)
+
+    check(re.fullmatch(r"/editor/articles/\d+", s.path()) is not None,
+          f"Publish led to {s.driver.current_url}{s.errors_on_page()}")
+    flash = s.one('p.flash[role="status"]').text.strip()
+    check(flash.startswith("Published"), f"the flash says {flash!r}, expected 'Published…'")
+    state = s.one("[data-article-state]").get_attribute("data-article-state")
+    check(state == "published", f"the edit page's state is {state!r}")
+    preview = s.one("section.preview[data-preview]")
+    headers = [th.text.strip() for th in preview.find_elements(By.CSS_SELECTOR, "table th")]
+    check(headers == ["Route", "Sailings"], f"the preview's table headers are {headers}")
+    check(preview.find_elements(By.CSS_SELECTOR, f'a[href="{LINK}"]'), "the preview lacks the link")
+    current = s.one("figure.current-image img")
+    check((current.get_dom_attribute("width"), current.get_dom_attribute("height")) == tuple(map(str, IMAGE_SIZE)),
+          "the edit page's image lacks its width and height")
+    s.screenshot(f"editor-{label}.png", full_page=True)
+
+    s.click_and_load('.article-state a[href^="/articles/"]')
+    check(s.path().startswith("/articles/"), f"the article link led to {s.driver.current_url}")
+    check(s.one("article.article h1").text.strip() == title, "the article page has another title")
+    kicker = s.one("article.article .kicker a")
+    check(urlsplit(kicker.get_attribute("href")).path == f"/sections/{SECTION_SLUG}",
+          f"the section links to {kicker.get_attribute('href')}")
+    cells = [td.text.strip() for td in s.driver.find_elements(By.CSS_SELECTOR, "article.article .article-body table td")]
+    check(cells == ["North", "4", "South", "2"], f"the article's table cells are {cells}")
+    link = s.driver.find_elements(By.CSS_SELECTOR, f'article.article .article-body a[href="{LINK}"]')
+    check(link and link[0].text.strip() == "the harbour office", "the article lacks the link")
+    img = s.one("article.article figure.lead-image img")
+    src = urlsplit(img.get_attribute("src")).path
+    check(re.fullmatch(r"/media/[0-9a-f]{64}\.png", src) is not None, f"the image's src is {src}")
+    check((img.get_dom_attribute("width"), img.get_dom_attribute("height")) == tuple(map(str, IMAGE_SIZE)),
+          f"the image says width={img.get_dom_attribute('width')} height={img.get_dom_attribute('height')}")
+    check(img.get_attribute("alt") == ALT, f"the image's alt is {img.get_attribute('alt')!r}")
+    loaded = s.wait().until(lambda d: img.get_property("complete")) and img.get_property("naturalWidth")
+    check(loaded == IMAGE_SIZE[0], f"the browser did not load the image from {src} (naturalWidth {loaded})")
+    s.screenshot(f"article-{label}.png", full_page=True)
+
+
+def javascript_runs(driver: webdriver.Chrome) -> bool:
+    """Whether this browser runs a page's script: a data: page that retitles itself."""
+    driver.get("data:text/html," + quote("<title>off</title><script>document.title = 'on'</script>"))
+    return driver.title == "on"
+
+
+def step_newsroom_without_javascript(s: Session) -> None:
+    check(s.is_signed_in(), "expected to be signed in after step 3")
+    check(not javascript_runs(s.driver), "this browser runs script, but should not")
+    grant_editor(s)
+    write_and_publish(s, "js-off")
+
+
+def step_newsroom_with_javascript(s: Session) -> None:
+    assert s.work is not None
+    driver = start_browser(s.work / "chromedriver-js.log", javascript=True)
+    try:
+        check(javascript_runs(driver), "the second browser does not run script")
+        other = Session(driver, s.base_url, s.screenshots, username=s.username, password=s.password,
+                        herald=s.herald, data=s.data, work=s.work)
+        other.open("/login")
+        other.fill_account_form("/login", "Log in")
+        check(other.is_signed_in(), f"logging in led to {driver.current_url}{other.errors_on_page()}")
+        try:
+            write_and_publish(other, "js-on")
+        except (AssertionError, WebDriverException):
+            try:
+                driver.save_screenshot(str(s.screenshots / "failed-js-on.png"))
+            except WebDriverException:
+                pass
+            raise
+    finally:
+        driver.quit()
+
+
 STEPS = [
     ("anonymous like, then register", step_like_then_register),
     ("log out", step_log_out),
     ("anonymous like, then log in", step_like_then_log_in),
+    ("editor publishes with a table, a link and an image (JavaScript off)", step_newsroom_without_javascript),
+    ("the same with JavaScript on", step_newsroom_with_javascript),
 ]
 
 
@@ -414,7 +564,7 @@ def main() -> int:
         caps = driver.capabilities
         print(f"browser {caps.get('browserName')} {caps.get('browserVersion')}, "
               f"chromedriver {caps.get('chrome', {}).get('chromedriverVersion', '?').split(' ')[0]}", flush=True)
-        session = Session(driver, server.base_url, screenshots)
+        session = Session(driver, server.base_url, screenshots, herald=herald, data=work / "data", work=work)
 
         for name, step in STEPS:
             if failed:
