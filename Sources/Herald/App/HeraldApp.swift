@@ -72,12 +72,18 @@ public final class HeraldApp: Sendable {
             pages: pages, page: articlePage)
         let accountSettings = AccountSettingsController(accounts: accounts, views: views, hashingPool: hashingPool)
         let editor = EditorController(newsroom: Newsroom(articles: articles, clock: configuration.clock), views: views)
+        let moderationController = ModerationController(
+            moderation: Moderation(
+                store: ModerationStore(database: database), comments: comments,
+                accounts: AccountStore(database: database), articles: articles, clock: configuration.clock),
+            views: views)
         // Every POST that survives login, fixed here once.
         let intents = PendingActions(
             actions: likesController.resumableActions + [
                 commentsController.postAction, commentsController.deleteAction,
             ]
-                + accountSettings.resumableActions + [editor.createAction, editor.saveAction],
+                + accountSettings.resumableActions + [editor.createAction, editor.saveAction]
+                + moderationController.resumableActions,
             codec: IntentCodec(keys: keys),
             performed: PerformedIntentStore(database: database), parking: ParkedFormStore(database: database),
             parkingLimits: configuration.parkingLimits, clock: configuration.clock, log: log)
@@ -90,10 +96,14 @@ public final class HeraldApp: Sendable {
         likesController.addRoutes(to: &router, intents: intents)
         accountSettings.addRoutes(to: &router, intents: intents)
         editor.addRoutes(to: &router, intents: intents)
+        moderationController.addRoutes(to: &router, intents: intents)
         MediaController(media: MediaStore(database: database)).addRoutes(to: &router)
-        let afterLogin = AfterLogin(intents: intents, accounts: accounts) { error, context in
-            views.errorPage(error, context: context)
-        }
+        let afterLogin = AfterLogin(
+            intents: intents, accounts: accounts,
+            refusalPage: { error, context in views.errorPage(error, context: context) },
+            returnedTextPage: { error, texts, context in
+                views.returnedText(error, title: "Suspended", texts: texts, context: context)
+            })
         AccountsController(accounts: accounts, views: views, hashingPool: hashingPool, afterLogin: afterLogin)
             .addRoutes(to: &router)
         PasswordResetController(
@@ -128,7 +138,7 @@ public final class HeraldApp: Sendable {
             ClientInfo(
                 trustProxy: configuration.trustForwardedProto,
                 servedOverHTTPS: configuration.baseURL?.hasPrefix("https://") ?? false),
-            SessionMiddleware(accounts: accounts),
+            SessionMiddleware(accounts: accounts) { error, context in views.errorPage(error, context: context) },
             CrossOriginProtection(tokens: CSRFTokens(keys: keys), baseURL: configuration.baseURL),
             FlashMessages(keys: keys),
         ]

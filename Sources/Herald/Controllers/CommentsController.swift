@@ -11,7 +11,7 @@ struct CommentsController: Sendable {
         ResumableAction(
             .comment, keeping: ["body"], describe: describe,
             returnPath: { ArticlePaths.article(ArticleRoutes.slug($0)) },
-            check: checkCapture, tooLarge: tooLargeToKeep
+            check: checkCapture, tooLarge: tooLargeToKeep, typedText: [("body", "Your comment")]
         ) { request, context in try post(request, &context) }
     }
 

@@ -20,7 +20,7 @@ struct EditorController: Sendable {
                 return title.isEmpty ? "save your new article" : "save your new article “\(title)”"
             },
             returnPath: { _ in "/editor/articles/new" }, keepingFile: ArticleSubmission.Field.image.rawValue,
-            refused: showBack
+            refused: showBack, typedText: Self.typedText
         ) { request, context in try create(request, &context) }
     }
 
@@ -34,7 +34,7 @@ struct EditorController: Sendable {
                 return "save your changes to “\(article.title)”"
             },
             returnPath: { request in Self.editPath(Self.articleID(request)) },
-            keepingFile: ArticleSubmission.Field.image.rawValue, refused: showBack
+            keepingFile: ArticleSubmission.Field.image.rawValue, refused: showBack, typedText: Self.typedText
         ) { request, context in try save(request, &context) }
     }
 
@@ -47,6 +47,9 @@ struct EditorController: Sendable {
     }
 
     static let noSuchArticle = HTTPError(.notFound, "There is no article with that number.")
+
+    /// What an editor typed, for when a save is not performed.
+    static let typedText: [(field: String, label: String)] = [("title", "Title"), ("summary", "Summary"), ("body", "Text")]
 
     static func editPath(_ id: Int) -> String { "/editor/articles/\(id)" }
 
@@ -240,14 +243,14 @@ struct EditorController: Sendable {
         guard let (submission, _) = try? Self.submission(from: replay) else {
             return views.errorPage(error, context: context)
         }
-        let model: [String: MustacheValue] = [
-            "message": .string(error.message + " Nothing was saved; here is what you wrote, to copy."),
-            "title": .string(submission.title), "summary": .string(submission.summary),
-            "body": .string(submission.body),
-        ]
-        return (try? views.page(
-            "returned-text", title: "Not saved", model: model, context: context, status: .forbidden))
-            ?? views.errorPage(error, context: context)
+        var shown = error
+        shown.message += " Nothing was saved; here is what you wrote, to copy."
+        return views.returnedText(
+            shown, title: "Not saved",
+            texts: [
+                ("Title", "title", submission.title), ("Summary", "summary", submission.summary),
+                ("Text", "body", submission.body),
+            ], context: context)
     }
 }
 

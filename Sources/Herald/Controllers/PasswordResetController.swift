@@ -75,6 +75,8 @@ struct PasswordResetController: Sendable {
             return try resetForm(token, context, errors: problems, status: .unprocessableContent)
         case .noSuchLink:
             throw Self.noSuchLink
+        case .suspended:
+            return try afterLogin.suspended(request, context)
         }
     }
 

@@ -149,6 +149,23 @@ final class PendingActions: Sendable {
         verifiedIntent(request, logging: false).flatMap { LocalPath.validated($0.returnPath) } ?? "/"
     }
 
+    /// What the reader typed into the pending action (label, field name, text), for when it will
+    /// not be performed; empty when nothing (valid) is pending or it carries no text.
+    func pendingText(_ request: Request) throws -> [(label: String, name: String, text: String)] {
+        guard let intent = verifiedIntent(request, logging: false),
+            let action = ResumableActionName(rawValue: intent.action).flatMap({ actions[$0] })
+        else { return [] }
+        let fields: [(String, String)]
+        if let id = intent.parked {
+            fields = try parking.peek(id, now: clock.now())?.fields ?? []
+        } else {
+            fields = intent.fields.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
+        }
+        return action.typedText.compactMap { typed in
+            fields.first { $0.0 == typed.field }.map { (typed.label, typed.field, $0.1) }
+        }
+    }
+
     /// Drops the pending action's parked form, if it has one (cancel, logout). The caller
     /// expires the cookie.
     func discard(_ request: Request) throws {

@@ -60,6 +60,9 @@ struct ResumableAction: Sendable {
     /// given the replayed request, so that what the reader typed can be shown back to them.
     /// Nil: the plain 403 page.
     let refused: (@Sendable (HTTPError, Request, RequestContext) -> Response)?
+    /// The kept fields that hold what a person typed, with their labels ("Your comment"): shown
+    /// back to them when the action will not be performed (a banned account logging in).
+    let typedText: [(field: String, label: String)]
 
     init(
         _ name: ResumableActionName, keeping keptFields: [String] = [],
@@ -70,6 +73,7 @@ struct ResumableAction: Sendable {
         tooLarge: (@Sendable (Request, RequestContext) throws -> Response)? = nil,
         keepingFile keptFile: String? = nil,
         refused: (@Sendable (HTTPError, Request, RequestContext) -> Response)? = nil,
+        typedText: [(field: String, label: String)] = [],
         resume: Handler<RequestContext>? = nil,
         handler: @escaping Handler<RequestContext>
     ) {
@@ -83,5 +87,6 @@ struct ResumableAction: Sendable {
         self.tooLarge = tooLarge
         self.keptFile = keptFile
         self.refused = refused
+        self.typedText = typedText
     }
 }

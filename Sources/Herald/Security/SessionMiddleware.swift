@@ -1,16 +1,28 @@
 import HTTP
 
 /// Finds the reader behind the `herald_session` cookie. A cookie for a dead session is cleared.
+/// A session its account's ban ended is told so: a POST made with it is refused (403, "This
+/// account is suspended"), not captured for after a login that could never come.
 struct SessionMiddleware: Middleware {
     let accounts: Accounts
+    /// The page for a POST made with a suspended session.
+    let suspendedPage: @Sendable (HTTPError, RequestContext) -> Response
+
+    static let suspended = HTTPError(
+        .forbidden, "This account is suspended: a moderator has banned it. Nothing was done, and you are logged out.")
 
     func handle(_ request: Request, context: inout RequestContext, next: Next<RequestContext>) throws -> Response {
         var staleCookie = false
         if let token = request.cookies[CookieNames.session] {
-            if let user = try accounts.user(sessionToken: token) {
+            switch try accounts.session(token) {
+            case .active(let user):
                 context.user = user
                 context.sessionToken = token
-            } else {
+            case .suspended where request.method == .post:
+                var response = suspendedPage(Self.suspended, context)
+                response.setCookie(.heraldExpired(CookieNames.session, secure: context.isSecure))
+                return response
+            case .suspended, nil:
                 staleCookie = true
             }
         }

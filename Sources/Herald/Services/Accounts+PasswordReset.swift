@@ -23,6 +23,8 @@ extension Accounts {
         case invalid([String])
         /// Unknown, used or expired.
         case noSuchLink
+        /// A moderator banned the account.
+        case suspended
     }
 
     /// `/password/forgot`: a link for the account that uses `email`, limited per client address and
@@ -66,8 +68,10 @@ extension Accounts {
     /// Sets the new password through a live link, ends every session of the account and
     /// logs the reader in.
     public func resetPassword(token: String, to new: String) throws -> Reset {
-        guard let hash = Self.tokenHash(token), try store.passwordResetUser(tokenHash: hash, now: clock.now()) != nil
+        guard let hash = Self.tokenHash(token), let holder = try store.passwordResetUser(tokenHash: hash, now: clock.now())
         else { return .noSuchLink }
+        // A banned account keeps its password and its link: a reset must not be a way back in.
+        if try store.account(id: holder)?.user.isBanned == true { return .suspended }
         let problems = rules.passwordProblems(new)
         guard problems.isEmpty else { return .invalid(problems) }
         let now = clock.now()

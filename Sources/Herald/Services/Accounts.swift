@@ -11,6 +11,8 @@ public final class Accounts: Sendable {
         /// Unknown user or wrong password: deliberately indistinguishable.
         case failed
         case throttled(retryAfterSeconds: Int)
+        /// The password is right, but a moderator banned the account.
+        case suspended
     }
 
     public enum RegistrationOutcome: Sendable {
@@ -84,6 +86,8 @@ public final class Accounts: Sendable {
         switch try checkPassword(username: username, password: password, address: address) {
         case .failed: return .failed
         case .throttled(let seconds): return .throttled(retryAfterSeconds: seconds)
+        case .matches(let user) where user.isBanned:
+            return .suspended
         case .matches(let user):
             let now = clock.now()
             try store.purgeExpiredSessions(
@@ -130,8 +134,15 @@ public final class Accounts: Sendable {
 
     /// The reader a session cookie belongs to, if the session is alive.
     public func user(sessionToken: String) throws -> User? {
+        if case .active(let user) = try session(sessionToken) { return user }
+        return nil
+    }
+
+    /// What a session cookie stands for: a live session, one its account's ban ended (deleted
+    /// as it is found), or nothing.
+    public func session(_ sessionToken: String) throws -> AccountStore.SessionState? {
         guard let hash = Self.tokenHash(sessionToken) else { return nil }
-        return try store.sessionUser(
+        return try store.session(
             tokenHash: hash, now: clock.now(), idleLimit: settings.sessionIdleSeconds,
             absoluteLimit: settings.sessionAbsoluteSeconds, touchAfter: settings.sessionTouchSeconds)
     }

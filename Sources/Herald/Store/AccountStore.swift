@@ -49,15 +49,22 @@ public final class AccountStore: Sendable {
         }
     }
 
+    /// What a session token stands for.
+    public enum SessionState: Sendable, Equatable {
+        case active(User)
+        /// Its account was banned: the session is deleted now, and the caller says why.
+        case suspended
+    }
+
     /// The session's user when the session exists and has not expired; touches it when
     /// the last touch is older than `touchAfter` seconds (so a busy reader is not a write per page).
-    public func sessionUser(
+    public func session(
         tokenHash: [UInt8], now: Int, idleLimit: Int, absoluteLimit: Int, touchAfter: Int
-    ) throws -> User? {
+    ) throws -> SessionState? {
         let row = try database.withConnection { connection in
             try connection.query(
                 """
-                SELECT \(User.columns), sessions.created_at, sessions.last_seen_at
+                SELECT \(User.columns), sessions.created_at, sessions.last_seen_at, sessions.suspended
                 FROM sessions JOIN users ON users.id = sessions.user_id WHERE sessions.token_hash = ?
                 """, [.blob(tokenHash)]
             ).first
@@ -65,6 +72,10 @@ public final class AccountStore: Sendable {
         guard let row else { return nil }
         let createdAt = row.int(User.columnCount)
         let lastSeenAt = row.int(User.columnCount + 1)
+        if row.int(User.columnCount + 2) != 0 || User(row: row).isBanned {
+            try deleteSession(tokenHash: tokenHash)
+            return .suspended
+        }
         guard now - lastSeenAt < idleLimit, now - createdAt < absoluteLimit else {
             try deleteSession(tokenHash: tokenHash)
             return nil
@@ -76,7 +87,7 @@ public final class AccountStore: Sendable {
                     [.integer(Int64(now)), .blob(tokenHash)])
             }
         }
-        return User(row: row)
+        return .active(User(row: row))
     }
 
     public func deleteSession(tokenHash: [UInt8]) throws {

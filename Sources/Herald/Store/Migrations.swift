@@ -149,11 +149,13 @@ enum Migrations {
         CREATE INDEX parked_forms_expiry ON parked_forms (expires_at);
         """,
         // 8: moderation. Hidden comments keep their row (and place) but leave every count; a
-        // banned account's sessions stop working at once. Reports count once per reader and
+        // ban marks the account's sessions suspended: dead at once, and the next request that
+        // presents one is told why (403) before the session is deleted. Reports count once per reader and
         // comment; every moderation action is recorded with who did it.
         """
         ALTER TABLE comments ADD COLUMN hidden {int} NOT NULL DEFAULT 0;
         ALTER TABLE users ADD COLUMN banned {int} NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN suspended {int} NOT NULL DEFAULT 0;
         CREATE TABLE comment_reports (
             comment_id {int} NOT NULL REFERENCES comments (id) ON DELETE CASCADE,
             user_id {int} NOT NULL REFERENCES users (id) ON DELETE CASCADE,

@@ -159,7 +159,7 @@ final class ModerationStore: Sendable {
             let changed = connection.changes > 0
             var hiddenCount = 0
             if banned {
-                try connection.query("DELETE FROM sessions WHERE user_id = ?", [id])
+                try connection.query("UPDATE sessions SET suspended = 1 WHERE user_id = ?", [id])
                 if hideComments {
                     try connection.query(
                         """

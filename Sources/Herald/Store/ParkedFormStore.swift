@@ -82,6 +82,19 @@ final class ParkedFormStore: Sendable {
         return ParkedForm(fields: fields, file: file)
     }
 
+    /// The parked form `id` without taking it (to show its text to someone it will not be done for).
+    func peek(_ id: String, now: Int) throws -> ParkedForm? {
+        let row = try database.withConnection { connection in
+            try connection.query(
+                "SELECT fields FROM parked_forms WHERE id = ? AND expires_at > ?", [.text(id), .integer(Int64(now))]
+            ).first
+        }
+        guard let row, let pairs = try? JSONDecoder().decode([[String]].self, from: Data(row.string(0).utf8)) else {
+            return nil
+        }
+        return ParkedForm(fields: pairs.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }, file: nil)
+    }
+
     func discard(_ id: String) throws {
         try database.write { connection in
             try connection.query("DELETE FROM parked_forms WHERE id = ?", [.text(id)])

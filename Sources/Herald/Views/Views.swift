@@ -57,6 +57,25 @@ public struct Views: Sendable {
         return Response(status: .ok, headers: HTTPHeaders([("Content-Type", contentType)]), body: body)
     }
 
+    /// `error`'s page with text the reader typed shown back to copy (a save or a comment that was
+    /// not performed): label, name and text of each field, in order.
+    public func returnedText(
+        _ error: HTTPError, title: String, texts: [(label: String, name: String, text: String)], context: RequestContext
+    ) -> Response {
+        let model: [String: MustacheValue] = [
+            "message": .string(error.message),
+            "texts": .list(
+                texts.filter { !$0.text.isEmpty }.map { field in
+                    [
+                        "label": .string(field.label), "name": .string(field.name), "text": .string(field.text),
+                        "rows": .int(min(24, max(2, field.text.count / 60 + 1))),
+                    ]
+                }),
+        ]
+        return (try? page("returned-text", title: title, model: model, context: context, status: error.status))
+            ?? errorPage(error, context: context)
+    }
+
     /// The error page for `error`. Never throws: if the template itself fails, a plain page is sent.
     public func errorPage(_ error: HTTPError, context: RequestContext) -> Response {
         let model: [String: MustacheValue] = [
