@@ -4,6 +4,8 @@ public enum Command: Sendable, Equatable {
     case importFeeds(files: [String])
     /// `herald users list|grant|revoke|reset-link …`, its words as given.
     case users([String])
+    /// `herald comments hide|restore ID`, its words as given.
+    case comments([String])
     case help
 }
 
@@ -19,7 +21,8 @@ public enum CommandLineArguments {
                             [--max-connections-per-address N]
                herald import [--data ./data] [--database postgres://…] FILE…    (Atom, RSS 2.0 or JSON Feed; '-' = stdin)
                herald users [--data ./data] [--database postgres://…] list | grant NAME ROLE | revoke NAME ROLE
-                            | reset-link NAME                           (ROLE: editor, moderator, admin)
+                            | ban NAME | unban NAME | reset-link NAME   (ROLE: editor, moderator, admin)
+               herald comments [--data ./data] [--database postgres://…] hide ID | restore ID
 
         environment: HERALD_HOST, HERALD_PORT, HERALD_DATA, HERALD_DATABASE_URL, HERALD_ROOT, HERALD_THREADS, HERALD_BASE_URL,
                      HERALD_HEAD_DEADLINE_SECONDS, HERALD_MAX_CONNECTIONS_PER_ADDRESS,
@@ -72,9 +75,12 @@ public enum CommandLineArguments {
             return (.importFeeds(files: files), configuration)
         case "users":
             guard !files.isEmpty else {
-                throw UsageError(description: "users needs a command: list, grant, revoke, reset-link")
+                throw UsageError(description: "users needs a command: list, grant, revoke, ban, unban, reset-link")
             }
             return (.users(files), configuration)
+        case "comments":
+            guard !files.isEmpty else { throw UsageError(description: "comments needs a command: hide, restore") }
+            return (.comments(files), configuration)
         case "help", "-h", "--help":
             return (.help, configuration)
         default:

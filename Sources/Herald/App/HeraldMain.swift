@@ -24,6 +24,8 @@ public enum HeraldMain {
             return FeedImportCommand.run(files: files, configuration: configuration)
         case .users(let words):
             return UsersCommand.run(words, configuration: configuration)
+        case .comments(let words):
+            return CommentsCommand.run(words, configuration: configuration)
         }
     }
 

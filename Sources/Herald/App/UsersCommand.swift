@@ -1,6 +1,7 @@
 import Foundation
 
-/// `herald users …`: list accounts, grant and revoke roles, print a password-reset link. It
+/// `herald users …`: list accounts, grant and revoke roles, ban and unban, print a password-reset
+/// link. It
 /// works on the same database as `serve` (`--data` or `--database`), and what it changes counts
 /// from the account's next request on every server. An unknown user or role: a message on
 /// stderr, exit 1, nothing changed.
@@ -8,6 +9,7 @@ enum UsersCommand {
     static func run(_ words: [String], configuration: Configuration) -> Int32 {
         let database: Database
         let accounts: Accounts
+        let moderation: Moderation
         do {
             database = try Database(backend: configuration.databaseBackend)
             let store = AccountStore(database: database)
@@ -15,20 +17,23 @@ enum UsersCommand {
                 store: store,
                 limiter: RateLimiter(store: RateLimitStore(database: database), clock: configuration.clock),
                 rules: AccountRules(commonPasswords: []), settings: configuration.accounts, clock: configuration.clock)
+            moderation = Moderation.commandLine(database, configuration)
         } catch {
             HeraldMain.printError("herald users: cannot open the database: \(error)")
             return 1
         }
         defer { database.close() }
         do {
-            return try perform(words, accounts: accounts, configuration: configuration)
+            return try perform(words, accounts: accounts, moderation: moderation, configuration: configuration)
         } catch {
             HeraldMain.printError("herald users: \(error)")
             return 1
         }
     }
 
-    private static func perform(_ words: [String], accounts: Accounts, configuration: Configuration) throws -> Int32 {
+    private static func perform(
+        _ words: [String], accounts: Accounts, moderation: Moderation, configuration: Configuration
+    ) throws -> Int32 {
         switch (words.first, words.count) {
         case ("list", 1):
             for account in try accounts.accounts() {
@@ -49,6 +54,21 @@ enum UsersCommand {
                 print("\(user.username): \(now)")
                 return 0
             }
+        case ("ban", 2), ("unban", 2):
+            let banning = words[0] == "ban"
+            switch try moderation.setBanned(words[1], banned: banning, hideComments: false, note: "", by: .commandLine) {
+            case .noSuchUser:
+                return fail("no user is called “\(words[1])”")
+            case .banned:
+                print("\(words[1]): banned (every session ended)")
+            case .unbanned:
+                print("\(words[1]): may log in again")
+            case .unchanged:
+                print("\(words[1]): \(banning ? "already banned" : "not banned")")
+            case .cannotBanAdmin, .cannotBanSelf, .noteTooLong:
+                return fail("cannot \(words[0]) “\(words[1])”")
+            }
+            return 0
         case ("reset-link", 2):
             guard let token = try accounts.passwordResetToken(for: words[1]) else {
                 return fail("no user is called “\(words[1])”")
@@ -58,7 +78,7 @@ enum UsersCommand {
             return 0
         default:
             return fail(
-                "usage: herald users list | grant NAME ROLE | revoke NAME ROLE | reset-link NAME (ROLE: editor, moderator, admin)"
+                "usage: herald users list | grant NAME ROLE | revoke NAME ROLE | ban NAME | unban NAME | reset-link NAME (ROLE: editor, moderator, admin)"
             )
         }
     }
