@@ -65,11 +65,11 @@ public final class HeraldApp: Sendable {
         let articlePage = ArticlePage(likes: likes, comments: comments, views: views, clock: configuration.clock)
         let likesController = LikesController(
             likes: Likes(articles: articles, likes: likes, clock: configuration.clock), pages: pages, views: views)
+        let commentRules = Comments(
+            articles: articles, comments: comments, limiter: limiter, clock: configuration.clock,
+            perMinute: configuration.commentsPerMinute)
         let commentsController = CommentsController(
-            comments: Comments(
-                articles: articles, comments: comments, limiter: limiter, clock: configuration.clock,
-                perMinute: configuration.commentsPerMinute),
-            pages: pages, page: articlePage)
+            comments: commentRules, pages: pages, page: articlePage, views: views)
         let accountSettings = AccountSettingsController(accounts: accounts, views: views, hashingPool: hashingPool)
         let editor = EditorController(newsroom: Newsroom(articles: articles, clock: configuration.clock), views: views)
         let moderationController = ModerationController(
@@ -78,12 +78,13 @@ public final class HeraldApp: Sendable {
                 accounts: AccountStore(database: database), articles: articles, clock: configuration.clock),
             views: views)
         // Every POST that survives login, fixed here once.
+        var resumable: [ResumableAction] = likesController.resumableActions
+        resumable += [commentsController.postAction, commentsController.deleteAction, commentsController.editAction]
+        resumable += accountSettings.resumableActions
+        resumable += [editor.createAction, editor.saveAction]
+        resumable += moderationController.resumableActions
         let intents = PendingActions(
-            actions: likesController.resumableActions + [
-                commentsController.postAction, commentsController.deleteAction,
-            ]
-                + accountSettings.resumableActions + [editor.createAction, editor.saveAction]
-                + moderationController.resumableActions,
+            actions: resumable,
             codec: IntentCodec(keys: keys),
             performed: PerformedIntentStore(database: database), parking: ParkedFormStore(database: database),
             parkingLimits: configuration.parkingLimits, clock: configuration.clock, log: log)
@@ -93,6 +94,7 @@ public final class HeraldApp: Sendable {
         ArticlesController(pages: pages, page: articlePage, views: views, cache: PageCache(database: database))
             .addRoutes(to: &router)
         commentsController.addRoutes(to: &router, intents: intents)
+        RepliesController(comments: commentRules, views: views).addRoutes(to: &router)
         likesController.addRoutes(to: &router, intents: intents)
         accountSettings.addRoutes(to: &router, intents: intents)
         editor.addRoutes(to: &router, intents: intents)
@@ -101,8 +103,8 @@ public final class HeraldApp: Sendable {
         let afterLogin = AfterLogin(
             intents: intents, accounts: accounts,
             refusalPage: { error, context in views.errorPage(error, context: context) },
-            returnedTextPage: { error, texts, context in
-                views.returnedText(error, title: "Suspended", texts: texts, context: context)
+            returnedTextPage: { message, status, texts, context in
+                views.returnedText(message, status: status, title: "Suspended", texts: texts, context: context)
             })
         AccountsController(accounts: accounts, views: views, hashingPool: hashingPool, afterLogin: afterLogin)
             .addRoutes(to: &router)

@@ -83,26 +83,27 @@ struct ArticlesController: Sendable {
     /// like state and own comments decide which copy they get.
     func articlePage(_ request: Request, _ context: RequestContext) throws -> Response {
         let slug = ArticleRoutes.slug(request)
+        let commentsPage = try Self.pageNumber(request.query["comments"], what: "comments page")
         guard let view = try pages.readerView(of: slug, for: context.user) else { throw ArticleRoutes.noSuchArticle }
         let copy = ArticlePageCopy(
-            slug: slug, view: view, moderating: context.user?.roles.grants(.moderator) == true)
+            slug: slug, view: view, commentsPage: commentsPage,
+            moderating: context.user?.roles.grants(.moderator) == true)
         return try cache.response(for: copy, context: context) { context in
             guard let article = try view.article ?? pages.publishedArticle(slug) else {
                 throw ArticleRoutes.noSuchArticle
             }
-            return try page.render(article, context: context, liked: view.liked)
+            return try page.render(article, context: context, liked: view.liked, commentsPage: commentsPage)
         }
     }
 
     /// `?page=N`: absent means 1; otherwise decimal digits only, N ≥ 1 (SPEC: anything else is 400).
     /// A number too large for `Int` is still a page number, just past the last one.
-    static func pageNumber(_ text: String?) throws(HTTPError) -> Int {
+    static func pageNumber(_ text: String?, what: String = "page number") throws(HTTPError) -> Int {
         guard let text else { return 1 }
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
-            throw HTTPError(.badRequest, "The page number must be a whole number of 1 or more.")
-        }
+        let refusal = HTTPError(.badRequest, "The \(what) must be a whole number of 1 or more.")
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { throw refusal }
         guard let number = Int(text) else { return Int.max }
-        guard number >= 1 else { throw HTTPError(.badRequest, "The page number must be a whole number of 1 or more.") }
+        guard number >= 1 else { throw refusal }
         return number
     }
 }

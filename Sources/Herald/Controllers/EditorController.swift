@@ -20,7 +20,7 @@ struct EditorController: Sendable {
                 return title.isEmpty ? "save your new article" : "save your new article “\(title)”"
             },
             returnPath: { _ in "/editor/articles/new" }, keepingFile: ArticleSubmission.Field.image.rawValue,
-            refused: showBack, typedText: Self.typedText
+            refused: showBack, typedText: Self.typedText, putBack: putBack
         ) { request, context in try create(request, &context) }
     }
 
@@ -34,7 +34,8 @@ struct EditorController: Sendable {
                 return "save your changes to “\(article.title)”"
             },
             returnPath: { request in Self.editPath(Self.articleID(request)) },
-            keepingFile: ArticleSubmission.Field.image.rawValue, refused: showBack, typedText: Self.typedText
+            keepingFile: ArticleSubmission.Field.image.rawValue, refused: showBack, typedText: Self.typedText,
+            putBack: putBack
         ) { request, context in try save(request, &context) }
     }
 
@@ -237,16 +238,32 @@ struct EditorController: Sendable {
         }
     }
 
+    /// A save whose intent waited too long: the form again with everything typed, not saved. An
+    /// account that is not an editor gets the text to copy instead.
+    private func putBack(_ replay: Request, _ context: RequestContext) throws -> Response {
+        let (submission, _) = try Self.submission(from: replay)
+        do {
+            _ = try Self.editor(context)
+        } catch let error as HTTPError {
+            return showBack(error, replay, context)
+        }
+        var shown = context
+        shown.flash =
+            "Your article has not been saved yet — it waited too long while you logged in. Here it is: press Save again."
+            + (submission.image != nil ? " Browsers do not keep a chosen file, so choose the image again." : "")
+        let current = try replay.parameters["id"] == nil ? nil : newsroom.article(id: Self.articleID(replay))
+        return try form(submission, article: current, context: shown)
+    }
+
     /// After login, a save the account may not make: 403, with what was typed shown back so it can
     /// be copied (SPEC: text is never silently dropped).
     private func showBack(_ error: HTTPError, _ replay: Request, _ context: RequestContext) -> Response {
         guard let (submission, _) = try? Self.submission(from: replay) else {
             return views.errorPage(error, context: context)
         }
-        var shown = error
-        shown.message += " Nothing was saved; here is what you wrote, to copy."
         return views.returnedText(
-            shown, title: "Not saved",
+            error.message + " Nothing was saved; here is what you wrote, to copy.", status: error.status,
+            title: "Not saved",
             texts: [
                 ("Title", "title", submission.title), ("Summary", "summary", submission.summary),
                 ("Text", "body", submission.body),

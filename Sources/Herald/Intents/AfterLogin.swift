@@ -9,7 +9,7 @@ struct AfterLogin: Sendable {
     /// The page for a pending action the account may not perform (403), the session kept.
     let refusalPage: @Sendable (HTTPError, RequestContext) -> Response
     /// The same with what the reader typed shown back (label, field name, text).
-    let returnedTextPage: @Sendable (HTTPError, [(label: String, name: String, text: String)], RequestContext) -> Response
+    let returnedTextPage: @Sendable (String, HTTPStatus, [(label: String, name: String, text: String)], RequestContext) -> Response
 
     func complete(
         _ request: Request, _ context: inout RequestContext, user: User, sessionToken: String, next: String?
@@ -36,12 +36,10 @@ struct AfterLogin: Sendable {
     /// A banned account's correct password: 403, nothing pending performed (and the pending
     /// action dropped), with what the reader had typed into it shown back to copy.
     func suspended(_ request: Request, _ context: RequestContext) throws -> Response {
-        let error = HTTPError(
-            .forbidden, "This account is suspended: a moderator has banned it, so it cannot log in.")
+        var message = "This account is suspended: a moderator has banned it, so it cannot log in."
         let texts = try intents.pendingText(request)
-        var shown = error
-        if !texts.isEmpty { shown.message += " What you had started was not done; here is what you wrote." }
-        var response = returnedTextPage(shown, texts, context)
+        if !texts.isEmpty { message += " What you had started was not done; here is what you wrote." }
+        var response = returnedTextPage(message, .forbidden, texts, context)
         try intents.discard(request)
         response.expireCookie(CookieNames.intent, sentIn: request, secure: context.isSecure)
         return response

@@ -13,7 +13,11 @@ struct IntentCodec: Sendable {
     static let version = "1"
     /// The whole cookie value; browsers keep at most ~4 KB per cookie, name and attributes included.
     static let maximumCookieBytes = 4050
+    /// How long after its capture an intent may be performed.
     static let maximumLifetime = 15 * 60
+    /// How long the cookie is kept: an authentic intent too old to perform still brings back the
+    /// text it carries (SPEC: text is never silently dropped), for up to a day.
+    static let keptSeconds = 24 * 3600
     /// Field text (names and values, UTF-8) larger than this is not even compressed: no valid
     /// resumable input comes near it (a 2,000-code-point comment is at most 8 KB), and it bounds
     /// what an anonymous POST can make the compressor do.
@@ -75,9 +79,10 @@ struct IntentCodec: Sendable {
             let json = Brotli.decompress(compressed, limit: 64 * 1024),
             let intent = try? JSONDecoder().decode(Intent.self, from: Data(json))
         else { return .failure(.malformed) }
-        guard intent.expiresAt > now, intent.expiresAt - intent.issuedAt <= Self.maximumLifetime else {
-            return .failure(.expired)
-        }
+        // Authentic and not older than a day: returned even past `expiresAt` (the caller does not
+        // perform it then, but gives back its text).
+        guard now < intent.issuedAt + Self.keptSeconds, intent.expiresAt - intent.issuedAt <= Self.maximumLifetime
+        else { return .failure(.expired) }
         return .success(intent)
     }
 

@@ -88,7 +88,7 @@ final class PendingActions: Sendable {
         }
         var response = Response.redirect(to: "/login")
         response.setCookie(
-            .herald(CookieNames.intent, cookie, maxAge: Self.lifetime, secure: context.isSecure))
+            .herald(CookieNames.intent, cookie, maxAge: IntentCodec.keptSeconds, secure: context.isSecure))
         return response
     }
 
@@ -102,13 +102,24 @@ final class PendingActions: Sendable {
             log.warning("intent ignored: unknown action \(intent.action.prefix(40))")
             return nil
         }
-        guard try performed.markPerformed(intent.id, expiresAt: intent.expiresAt, now: clock.now()) else {
+        let now = clock.now()
+        let stale = intent.expiresAt <= now
+        // Too old to perform: only its text matters, and only for an action that can give it back.
+        if stale && action.putBack == nil { return nil }
+        guard
+            try performed.markPerformed(
+                intent.id, expiresAt: intent.issuedAt + IntentCodec.keptSeconds, now: now)
+        else {
             log.warning("intent ignored: already performed (replayed cookie)")
             return nil
         }
         guard let replay = try replayRequest(intent, action: action, from: request) else {
             log.warning("intent ignored: its parked form is gone (expired or already taken)")
             return nil
+        }
+        if stale, let putBack = action.putBack {
+            // SPEC: an intent older than 15 minutes is never performed; the text goes back to its form.
+            return try putBack(replay, context)
         }
         do {
             // The same handler a logged-in POST reaches (unless the action resumes otherwise):

@@ -4,6 +4,7 @@ import HTTP
 /// these strings are part of the cookie format: renaming one voids intents in flight).
 enum ResumableActionName: String, Sendable, CaseIterable {
     case like, unlike, comment
+    case editComment = "comment-edit"
     case createArticle = "article-create"
     case saveArticle = "article-save"
     case reportComment = "comment-report"
@@ -63,6 +64,10 @@ struct ResumableAction: Sendable {
     /// The kept fields that hold what a person typed, with their labels ("Your comment"): shown
     /// back to them when the action will not be performed (a banned account logging in).
     let typedText: [(field: String, label: String)]
+    /// For an action that carries text: the form it came from with the text put back and a
+    /// message that it was not sent, for when the intent waited too long to be performed.
+    /// Given the replayed request. Nil: a stale intent is dropped (a like).
+    let putBack: (@Sendable (Request, RequestContext) throws -> Response)?
 
     init(
         _ name: ResumableActionName, keeping keptFields: [String] = [],
@@ -74,6 +79,7 @@ struct ResumableAction: Sendable {
         keepingFile keptFile: String? = nil,
         refused: (@Sendable (HTTPError, Request, RequestContext) -> Response)? = nil,
         typedText: [(field: String, label: String)] = [],
+        putBack: (@Sendable (Request, RequestContext) throws -> Response)? = nil,
         resume: Handler<RequestContext>? = nil,
         handler: @escaping Handler<RequestContext>
     ) {
@@ -88,5 +94,6 @@ struct ResumableAction: Sendable {
         self.keptFile = keptFile
         self.refused = refused
         self.typedText = typedText
+        self.putBack = putBack
     }
 }

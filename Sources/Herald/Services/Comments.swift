@@ -1,12 +1,30 @@
-/// Posting and deleting comments, with their rules: the text (`CommentText`) and a rate limit
-/// per reader. Knows nothing of HTTP.
+/// Posting, replying to, editing and deleting comments, with their rules: the text
+/// (`CommentText`), what may be answered, how long a comment may be edited, and a rate limit per
+/// reader. Knows nothing of HTTP.
 final class Comments: Sendable {
+    /// Top-level conversations on one page of an article's comments.
+    static let threadsPerPage = 100
+    /// How long after posting its author may still edit a comment.
+    static let editWindowSeconds = 15 * 60
+
     enum PostOutcome: Sendable, Equatable {
-        case posted(id: Int, on: Article)
+        /// Posted; its id, its article, and the page of comments that holds it.
+        case posted(id: Int, on: Article, page: Int)
         /// The text breaks a rule; `problem` says which, in words for the reader.
         case invalid(Article, problem: String)
+        /// `parent` is not a visible comment on this article.
+        case invalidParent(Article, problem: String)
         case rateLimited(retryAfterSeconds: Int, perMinute: Int)
         case noSuchArticle
+    }
+
+    enum EditOutcome: Sendable, Equatable {
+        case edited(Comment, on: Article, page: Int)
+        case invalid(Comment, problem: String)
+        case notTheAuthor
+        /// Past the edit window (or hidden by a moderator): 403 with why.
+        case closed(reason: String)
+        case noSuchComment
     }
 
     enum DeleteOutcome: Sendable, Equatable {
@@ -43,7 +61,9 @@ final class Comments: Sendable {
         return .valid(normalized: text)
     }
 
-    func post(_ draft: String, on slug: String, by userID: Int) throws -> PostOutcome {
+    func post(_ draft: String, on slug: String, replyingTo parentText: String? = nil, by userID: Int) throws
+        -> PostOutcome
+    {
         guard let article = try articles.article(slug: slug), article.isPublished(at: clock.now()) else {
             return .noSuchArticle
         }
@@ -52,11 +72,104 @@ final class Comments: Sendable {
         case .invalid(let problem): return .invalid(article, problem: problem)
         case .valid(let normalized): text = normalized
         }
+        var parent: Comment?
+        if let parentText, !parentText.isEmpty {
+            guard let found = try answerable(parentText, on: article) else {
+                return .invalidParent(
+                    article,
+                    problem: "The comment you are answering is not on this article any more. Your reply is below; post it as a comment, or copy it.")
+            }
+            parent = found
+        }
         if case .retryAfter(let seconds) = try limiter.check(.init("comment:\(userID)", limit: perMinute, window: 60)) {
             return .rateLimited(retryAfterSeconds: seconds, perMinute: perMinute)
         }
-        let id = try comments.add(articleID: article.id, userID: userID, body: text, at: clock.now())
-        return .posted(id: id, on: article)
+        let id = try comments.add(articleID: article.id, userID: userID, body: text, parent: parent, at: clock.now())
+        guard let posted = try comments.comment(id: id) else { return .noSuchArticle }
+        return .posted(id: id, on: article, page: try comments.page(holding: posted, size: Self.threadsPerPage))
+    }
+
+    /// The comment `parent` names when it is a visible comment on `article`; nil otherwise.
+    func answerable(_ parent: String, on article: Article) throws -> Comment? {
+        guard parent.utf8.count <= 18, let id = Int(parent), id > 0, let comment = try comments.comment(id: id),
+            comment.articleID == article.id, !comment.isHidden
+        else { return nil }
+        return comment
+    }
+
+    /// Replaces the text of comment `id` for its author, within `editWindowSeconds` of posting.
+    func edit(_ id: Int, to draft: String, by userID: Int) throws -> EditOutcome {
+        let found: Comment
+        switch try editable(id, by: userID) {
+        case .editable(let comment): found = comment
+        case .refused(let refusal): return refusal
+        }
+        switch Self.check(draft) {
+        case .invalid(let problem):
+            return .invalid(found, problem: problem)
+        case .valid(let text):
+            guard let slug = try articles.slug(id: found.articleID), let article = try articles.article(slug: slug) else {
+                return .noSuchComment
+            }
+            try comments.edit(id: id, body: text, at: clock.now())
+            var edited = found
+            edited.body = text
+            return .edited(edited, on: article, page: try comments.page(holding: found, size: Self.threadsPerPage))
+        }
+    }
+
+    enum Editability: Sendable, Equatable {
+        case editable(Comment)
+        case refused(EditOutcome)
+    }
+
+    /// The comment when `userID` may edit it now, or why not.
+    func editable(_ id: Int, by userID: Int) throws -> Editability {
+        guard id > 0, let comment = try comments.comment(id: id) else { return .refused(.noSuchComment) }
+        guard comment.userID == userID else { return .refused(.notTheAuthor) }
+        if comment.isHidden {
+            return .refused(.closed(reason: "A moderator removed this comment, so it can no longer be edited."))
+        }
+        guard clock.now() - comment.createdAt <= Self.editWindowSeconds else {
+            return .refused(
+                .closed(reason: "A comment can be edited for 15 minutes after it is posted, and that time is up."))
+        }
+        return .editable(comment)
+    }
+
+    static let repliesPerPage = 20
+
+    /// A reply to one of the reader's comments, with where it is read.
+    struct ReplyToReader: Sendable, Equatable {
+        var reply: CommentStore.Reply
+        var path: String
+    }
+
+    /// Replies to the reader's comments, newest first, and whether an older page exists. Opening
+    /// the first page marks every reply read (the header's count goes).
+    func replies(to reader: User, page: Int) throws -> (replies: [ReplyToReader], hasMore: Bool)? {
+        let (replies, hasMore) = try comments.replies(
+            to: reader.id, page: page, size: Self.repliesPerPage, now: clock.now())
+        if replies.isEmpty && page > 1 { return nil }
+        let located = try replies.map { reply in
+            ReplyToReader(
+                reply: reply,
+                path: Self.path(
+                    of: reply.comment.id, slug: reply.articleSlug,
+                    page: try comments.page(holding: reply.comment, size: Self.threadsPerPage)))
+        }
+        if reader.unreadReplies > 0 || replies.contains(where: \.isUnread) { try comments.markRepliesRead(of: reader.id) }
+        return (located, hasMore)
+    }
+
+    /// One page of an article's conversations: its comments, and whether a later page exists.
+    func threads(of article: Article, page: Int) throws -> (comments: [Comment], hasMore: Bool) {
+        try comments.threads(articleID: article.id, page: page, size: Self.threadsPerPage)
+    }
+
+    /// Where a comment is read: its article's page of comments that holds it, at its anchor.
+    static func path(of id: Int, slug: String, page: Int) -> String {
+        ArticlePaths.article(slug) + (page > 1 ? "?comments=\(page)" : "") + "#comment-\(id)"
     }
 
     /// Its author only.

@@ -150,7 +150,11 @@ extension AccountStore {
                 WHERE id IN (SELECT article_id FROM comments WHERE user_id = ?)
                 """, [id, id])
             try connection.query("DELETE FROM likes WHERE user_id = ?", [id])
+            let repliedTo = try connection.query(
+                "SELECT DISTINCT reply_to_user FROM comments WHERE user_id = ? AND reply_to_user IS NOT NULL", [id]
+            ).map { $0.int(0) }
             try connection.query("DELETE FROM comments WHERE user_id = ?", [id])
+            try CommentStore.recountUnreadReplies(of: repliedTo, connection)
             try connection.query("DELETE FROM sessions WHERE user_id = ?", [id])
             try connection.query("DELETE FROM password_resets WHERE user_id = ?", [id])
             try connection.query("DELETE FROM users WHERE id = ?", [id])

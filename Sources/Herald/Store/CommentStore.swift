@@ -6,27 +6,136 @@ public final class CommentStore: Sendable {
         self.database = database
     }
 
-    /// Adds a comment and returns its id.
-    public func add(articleID: Int, userID: Int, body: String, at now: Int) throws -> Int {
+    /// Adds a comment (a reply when `parent` is given) and returns its id. A reply to someone
+    /// else counts as unread for them until they open their replies.
+    public func add(articleID: Int, userID: Int, body: String, parent: Comment? = nil, at now: Int) throws -> Int {
         try database.write { connection in
             let id =
                 try connection.query(
-                    "INSERT INTO comments (article_id, user_id, body, created_at) VALUES (?, ?, ?, ?) RETURNING id",
-                    [.integer(Int64(articleID)), .integer(Int64(userID)), .text(body), .integer(Int64(now))]
+                    """
+                    INSERT INTO comments (article_id, user_id, body, created_at, parent_id, thread_id, reply_to_user)
+                    VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
+                    """,
+                    [
+                        .integer(Int64(articleID)), .integer(Int64(userID)), .text(body), .integer(Int64(now)),
+                        parent.map { .integer(Int64($0.id)) } ?? .null,
+                        parent.map { .integer(Int64($0.threadID)) } ?? .null,
+                        parent.map { .integer(Int64($0.userID)) } ?? .null,
+                    ]
                 ).first?.int(0) ?? 0
+            if parent == nil {
+                try connection.query("UPDATE comments SET thread_id = id WHERE id = ?", [.integer(Int64(id))])
+            }
             try connection.query(
                 "UPDATE articles SET comment_count = comment_count + 1 WHERE id = ?", [.integer(Int64(articleID))])
+            if let parent, parent.userID != userID { try Self.recountUnreadReplies(of: [parent.userID], connection) }
             return id
         }
     }
 
-    /// An article's comments, oldest first.
+    /// An article's comments, oldest first (at most `limit`).
     public func comments(articleID: Int, limit: Int = 500) throws -> [Comment] {
         try database.withConnection { connection in
             try connection.query(
                 "\(Comment.selection) WHERE comments.article_id = ? ORDER BY comments.id LIMIT ?",
                 [.integer(Int64(articleID)), .integer(Int64(limit))])
         }.map(Comment.init(row:))
+    }
+
+    /// The comments of one page of an article's conversations: `size` top-level threads, oldest
+    /// first, each with all its replies; plus whether a later page exists.
+    public func threads(articleID: Int, page: Int, size: Int) throws -> (comments: [Comment], hasMore: Bool) {
+        try database.withConnection { connection in
+            let threads = try connection.query(
+                """
+                SELECT DISTINCT thread_id FROM comments WHERE article_id = ? ORDER BY thread_id LIMIT ? OFFSET ?
+                """, [.integer(Int64(articleID)), .integer(Int64(size + 1)), .integer(Int64((page - 1) * size))]
+            ).map { $0.int(0) }
+            guard let first = threads.first else { return ([], false) }
+            let last = threads.prefix(size).last ?? first
+            let comments = try connection.query(
+                """
+                \(Comment.selection) WHERE comments.article_id = ? AND comments.thread_id >= ? AND comments.thread_id <= ?
+                ORDER BY comments.id
+                """, [.integer(Int64(articleID)), .integer(Int64(first)), .integer(Int64(last))]
+            ).map(Comment.init(row:))
+            return (comments, threads.count > size)
+        }
+    }
+
+    /// Which page of `size` threads holds the comment's thread (1 for the first).
+    public func page(holding comment: Comment, size: Int) throws -> Int {
+        let before = try database.withConnection { connection in
+            try connection.query(
+                "SELECT count(DISTINCT thread_id) FROM comments WHERE article_id = ? AND thread_id < ?",
+                [.integer(Int64(comment.articleID)), .integer(Int64(comment.threadID))]
+            ).first?.int(0) ?? 0
+        }
+        return before / size + 1
+    }
+
+    /// Replaces the comment's text, recording when.
+    public func edit(id: Int, body: String, at now: Int) throws {
+        try database.write { connection in
+            try connection.query(
+                "UPDATE comments SET body = ?, edited_at = ? WHERE id = ?",
+                [.text(body), .integer(Int64(now)), .integer(Int64(id))])
+        }
+    }
+
+    /// A reply to one of a reader's comments, for their list of replies.
+    public struct Reply: Sendable, Equatable {
+        public var comment: Comment
+        public var articleSlug: String
+        public var articleTitle: String
+        public var isUnread: Bool
+    }
+
+    /// Replies to `userID`'s comments by others, newest first, that readers can see.
+    public func replies(to userID: Int, page: Int, size: Int, now: Int) throws -> (replies: [Reply], hasMore: Bool) {
+        let rows = try database.withConnection { connection in
+            try connection.query(
+                """
+                \(Comment.selection.replacingOccurrences(of: "FROM comments", with: ", articles.slug, articles.title, comments.reply_read FROM comments"))
+                JOIN articles ON articles.id = comments.article_id
+                WHERE comments.reply_to_user = ? AND comments.user_id <> ? AND comments.hidden = 0
+                AND \(ArticleStore.published)
+                ORDER BY comments.id DESC LIMIT ? OFFSET ?
+                """,
+                [
+                    .integer(Int64(userID)), .integer(Int64(userID)), .integer(Int64(now)), .integer(Int64(size + 1)),
+                    .integer(Int64((page - 1) * size)),
+                ])
+        }
+        let replies = rows.prefix(size).map { row in
+            Reply(
+                comment: Comment(row: row), articleSlug: row.string(Comment.columnCount),
+                articleTitle: row.string(Comment.columnCount + 1), isUnread: row.int(Comment.columnCount + 2) == 0)
+        }
+        return (replies, rows.count > size)
+    }
+
+    /// Marks every reply to `userID` read.
+    public func markRepliesRead(of userID: Int) throws {
+        try database.write { connection in
+            try connection.query(
+                "UPDATE comments SET reply_read = 1 WHERE reply_to_user = ? AND reply_read = 0", [.integer(Int64(userID))])
+            try connection.query("UPDATE users SET unread_replies = 0 WHERE id = ?", [.integer(Int64(userID))])
+        }
+    }
+
+    /// Sets each account's unread-reply count to its rows: replies by others, unread, not hidden.
+    /// Called in every transaction that adds, removes, hides or restores a reply.
+    static func recountUnreadReplies(of userIDs: [Int], _ connection: any SQLConnection) throws {
+        for userID in Set(userIDs) {
+            try connection.query(
+                """
+                UPDATE users SET unread_replies = (
+                    SELECT count(*) FROM comments WHERE reply_to_user = users.id AND reply_read = 0 AND hidden = 0
+                    AND user_id <> users.id)
+                WHERE id = ?
+                """, [.integer(Int64(userID))])
+        }
     }
 
     /// Whether `userID` has a comment under the article (their view of it then has delete forms).
@@ -50,7 +159,7 @@ public final class CommentStore: Sendable {
     public func delete(id: Int, byUserID userID: Int) throws -> Bool {
         try database.write { connection in
             let row = try connection.query(
-                "SELECT article_id, hidden FROM comments WHERE id = ? AND user_id = ?",
+                "SELECT article_id, hidden, reply_to_user FROM comments WHERE id = ? AND user_id = ?",
                 [.integer(Int64(id)), .integer(Int64(userID))]
             ).first
             guard let row else { return false }
@@ -59,6 +168,7 @@ public final class CommentStore: Sendable {
                 try connection.query(
                     "UPDATE articles SET comment_count = comment_count - 1 WHERE id = ?", [.integer(Int64(row.int(0)))])
             }
+            if let repliedTo = row.optionalInt(2) { try Self.recountUnreadReplies(of: [repliedTo], connection) }
             return true
         }
     }

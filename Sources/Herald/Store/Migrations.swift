@@ -175,6 +175,22 @@ enum Migrations {
             at {int} NOT NULL
         );
         """,
+        // 9: conversations. A reply names the comment it answered (`parent_id`, not a foreign key:
+        // a reply outlives a deleted parent, shown under "Deleted comment"), its thread (the
+        // top-level comment's id, what pages of comments count) and the parent's author, whose
+        // unread replies are also counted on their account (read with the session: no query more
+        // per page). Comments record when they were edited.
+        """
+        ALTER TABLE comments ADD COLUMN parent_id {int};
+        ALTER TABLE comments ADD COLUMN thread_id {int};
+        ALTER TABLE comments ADD COLUMN reply_to_user {int};
+        ALTER TABLE comments ADD COLUMN reply_read {int} NOT NULL DEFAULT 0;
+        ALTER TABLE comments ADD COLUMN edited_at {int};
+        UPDATE comments SET thread_id = id;
+        CREATE INDEX comments_threads ON comments (article_id, thread_id, id);
+        CREATE INDEX comments_replies_to ON comments (reply_to_user, id);
+        ALTER TABLE users ADD COLUMN unread_replies {int} NOT NULL DEFAULT 0;
+        """,
     ]
 
     /// Work a step needs that SQL alone cannot do, run in the step's transaction after its SQL.

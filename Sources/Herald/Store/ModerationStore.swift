@@ -103,7 +103,7 @@ final class ModerationStore: Sendable {
             guard
                 let row = try connection.query(
                     """
-                    SELECT comments.hidden, articles.slug, comments.article_id FROM comments
+                    SELECT comments.hidden, articles.slug, comments.article_id, comments.reply_to_user FROM comments
                     JOIN articles ON articles.id = comments.article_id WHERE comments.id = ?
                     """, [.integer(Int64(commentID))]
                 ).first
@@ -119,6 +119,7 @@ final class ModerationStore: Sendable {
                 try connection.query(
                     "UPDATE comment_reports SET is_open = 0 WHERE comment_id = ?", [.integer(Int64(commentID))])
             }
+            if let repliedTo = row.optionalInt(3) { try CommentStore.recountUnreadReplies(of: [repliedTo], connection) }
             try Self.record(
                 actor: actor, action: hidden ? "hide" : "restore", target: "comment \(commentID)", note: note,
                 now: now, connection)
@@ -169,6 +170,10 @@ final class ModerationStore: Sendable {
                         """, [id, id])
                     try connection.query("UPDATE comments SET hidden = 1 WHERE user_id = ? AND hidden = 0", [id])
                     hiddenCount = connection.changes
+                    let repliedTo = try connection.query(
+                        "SELECT DISTINCT reply_to_user FROM comments WHERE user_id = ? AND reply_to_user IS NOT NULL", [id]
+                    ).map { $0.int(0) }
+                    try CommentStore.recountUnreadReplies(of: repliedTo, connection)
                     try connection.query(
                         "UPDATE comment_reports SET is_open = 0 WHERE comment_id IN (SELECT id FROM comments WHERE user_id = ?)",
                         [id])

@@ -6,11 +6,14 @@ public struct User: Sendable, Equatable {
     public var roles: Roles = []
     /// Suspended by a moderator: cannot log in, and its sessions no longer work.
     public var isBanned = false
+    /// Replies to their comments they have not seen yet (read with the session, for the header).
+    public var unreadReplies = 0
 
-    public init(id: Int, username: String, roles: Roles = [], isBanned: Bool = false) {
+    public init(id: Int, username: String, roles: Roles = [], isBanned: Bool = false, unreadReplies: Int = 0) {
         self.id = id
         self.username = username
         self.roles = roles
         self.isBanned = isBanned
+        self.unreadReplies = unreadReplies
     }
 }

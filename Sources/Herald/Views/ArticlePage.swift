@@ -13,19 +13,31 @@ struct ArticlePage: Sendable {
     let bodies = ArticleBodies()
 
     func render(
-        _ article: Article, context: RequestContext, liked knownLiked: Bool? = nil, draft: String = "",
-        commentError: String? = nil, status: HTTPStatus = .ok
+        _ article: Article, context: RequestContext, liked knownLiked: Bool? = nil, commentsPage: Int = 1,
+        draft: String = "", draftParent: Int? = nil, commentError: String? = nil, status: HTTPStatus = .ok
     ) throws -> Response {
         let liked =
             try knownLiked ?? context.user.map { try likes.likes(userID: $0.id, articleID: article.id) } ?? false
-        let list = try comments.comments(articleID: article.id)
+        let (list, hasMore) = try comments.threads(
+            articleID: article.id, page: commentsPage, size: Comments.threadsPerPage)
+        guard commentsPage == 1 || !list.isEmpty else {
+            throw HTTPError(.notFound, "There is no page \(commentsPage) of comments on this article.")
+        }
+        let threads = CommentNode.threads(of: list)
+        let base = ArticlePaths.article(article.slug)
+        let now = clock.now()
         let model: [String: MustacheValue] = [
             "article": .object(
                 ArticlePageView(
-                    article: article, liked: liked, bodyHTML: bodies.html(for: article), state: article.state(at: clock.now()))),
-            "comments": .list(list.map { .object(CommentView(comment: $0, viewer: context.user)) }),
-            "has_comments": .bool(!list.isEmpty),
+                    article: article, liked: liked, bodyHTML: bodies.html(for: article), state: article.state(at: now))),
+            "comments": .list(threads.map { .object(CommentView(node: $0, viewer: context.user, now: now)) }),
+            "has_comments": .bool(!threads.isEmpty),
+            "comments_newer_url": commentsPage > 1
+                ? .string(commentsPage == 2 ? base + "#comments" : base + "?comments=\(commentsPage - 1)#comments")
+                : .null,
+            "comments_older_url": hasMore ? .string(base + "?comments=\(commentsPage + 1)#comments") : .null,
             "comment_draft": .string(draft),
+            "comment_parent": draftParent.map(MustacheValue.int) ?? .null,
             "comment_error": commentError.map(MustacheValue.string) ?? .null,
             "comment_action": .string(ArticlePaths.comments(article.slug)),
         ]
@@ -33,37 +45,55 @@ struct ArticlePage: Sendable {
     }
 }
 
-/// A comment in the template: its anchor, author, time, paragraphs, and the forms its viewer may
-/// use — delete for its author, report for everyone else, hide or restore for moderators. A hidden
-/// comment keeps its place; only moderators see its text, marked.
+/// A comment in the template: its anchor, author, time, paragraphs, its replies, and the forms
+/// its viewer may use — reply for everyone, edit (for 15 minutes) and delete for its author,
+/// report for everyone else, hide or restore for moderators. A hidden comment keeps its place;
+/// only moderators see its text, marked. Every key the comment template reads has a value here
+/// (`.null`, not nil), so a reply never reads its parent's values through the context stack.
 struct CommentView: MustacheObject {
-    let comment: Comment
+    let node: CommentNode
     let viewer: User?
+    let now: Int
 
-    private var isMine: Bool { viewer?.id == comment.userID }
+    private var comment: Comment? { node.comment }
+    private var isMine: Bool { comment.map { viewer?.id == $0.userID } ?? false }
     private var isModerator: Bool { viewer?.roles.grants(.moderator) == true }
+    private var isHidden: Bool { comment?.isHidden ?? false }
 
     func value(forKey key: String) -> MustacheValue? {
+        let id = node.id
         switch key {
-        case "id": .int(comment.id)
-        case "anchor": .string("comment-\(comment.id)")
-        case "author": .string(comment.author)
-        case "author_url": .string("/users/" + PercentEncoding.encode(comment.author))
-        case "date_iso": .string(DateText.rfc3339(comment.createdAt))
-        case "date_text": .string(DateText.long(comment.createdAt))
-        case "is_hidden": .bool(comment.isHidden)
-        case "shows_text": .bool(!comment.isHidden || isModerator)
+        case "id": return .int(id)
+        case "anchor": return .string("comment-\(id)")
+        case "depth": return .int(node.depth)
+        case "parent_id": return comment?.parentID.map(MustacheValue.int) ?? .null
+        case "is_deleted": return .bool(comment == nil)
+        case "author": return comment.map { .string($0.author) } ?? .null
+        case "author_url": return comment.map { .string("/users/" + PercentEncoding.encode($0.author)) } ?? .null
+        case "date_iso": return comment.map { .string(DateText.rfc3339($0.createdAt)) } ?? .null
+        case "date_text": return comment.map { .string(DateText.long($0.createdAt)) } ?? .null
+        case "is_edited": return .bool(comment?.editedAt != nil)
+        case "is_hidden": return .bool(isHidden)
+        case "shows_text": return .bool(comment != nil && (!isHidden || isModerator))
         case "paragraphs":
-            !comment.isHidden || isModerator ? .list(Paragraphs.split(comment.body).map(MustacheValue.string)) : .null
-        case "is_mine": .bool(isMine)
-        case "delete_action": .string("/comments/\(comment.id)/delete")
-        case "can_report": .bool(!comment.isHidden && !isMine)
-        case "report_action": .string("/comments/\(comment.id)/report")
-        case "reasons": Self.reasons
-        case "is_moderator": .bool(isModerator)
-        case "hide_action": .string("/comments/\(comment.id)/hide")
-        case "restore_action": .string("/comments/\(comment.id)/restore")
-        default: nil
+            guard let comment, !isHidden || isModerator else { return .list([]) }
+            return .list(Paragraphs.split(comment.body).map(MustacheValue.string))
+        case "is_mine": return .bool(isMine)
+        case "can_edit":
+            guard let comment, isMine, !isHidden else { return .bool(false) }
+            return .bool(now - comment.createdAt <= Comments.editWindowSeconds)
+        case "edit_url": return .string(CommentsController.editPath(id))
+        case "delete_action": return .string("/comments/\(id)/delete")
+        case "can_reply": return .bool(comment != nil && !isHidden)
+        case "can_report": return .bool(comment != nil && !isHidden && !isMine)
+        case "report_action": return .string("/comments/\(id)/report")
+        case "reasons": return Self.reasons
+        case "is_moderator": return .bool(isModerator && comment != nil)
+        case "hide_action": return .string("/comments/\(id)/hide")
+        case "restore_action": return .string("/comments/\(id)/restore")
+        case "replies": return .list(node.replies.map { .object(CommentView(node: $0, viewer: viewer, now: now)) })
+        case "has_replies": return .bool(!node.replies.isEmpty)
+        default: return nil
         }
     }
 

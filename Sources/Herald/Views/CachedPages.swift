@@ -33,15 +33,17 @@ struct FrontPageCopy: CachedPage {
 struct ArticlePageCopy: CachedPage {
     let slug: String
     let view: ArticleReaderView
+    /// Which page of its comments; only the first pages are kept.
+    var commentsPage = 1
     /// A moderator's copy shows hidden comments and moderation forms: never shared.
     var moderating = false
 
     var cacheKey: String? {
-        if moderating { return nil }
+        if moderating || commentsPage > FrontPageCopy.cachedPages { return nil }
         switch view {
-        case .anonymous: return "article:\(slug):anonymous"
+        case .anonymous: return "article:\(slug):\(commentsPage):anonymous"
         case .reader(_, _, hasOwnComments: true), .unpublished: return nil
-        case .reader(_, let liked, hasOwnComments: false): return "article:\(slug):reader:\(liked)"
+        case .reader(_, let liked, hasOwnComments: false): return "article:\(slug):\(commentsPage):reader:\(liked)"
         }
     }
 }

@@ -20,6 +20,9 @@ final class PageCache: Sendable {
     /// Where the header's Log in and Register links bring the reader back to: their own address.
     static let hereMarker = "here-marker-" + Sodium.hex(Sodium.randomBytes(16))
     private static let hereMarkerBytes = Array(hereMarker.utf8)
+    /// Where the header's count of unread replies goes (nothing when there are none).
+    static let unreadMarker = "unread-marker-" + Sodium.hex(Sodium.randomBytes(16))
+    private static let unreadMarkerBytes = Array(unreadMarker.utf8)
 
     private struct Entry {
         let writeCount: Int
@@ -32,7 +35,15 @@ final class PageCache: Sendable {
     }
 
     private struct Slot {
-        enum Value { case token, name, here }
+        /// One reader's bytes for each kind of slot.
+        struct Values {
+            let token: [UInt8]
+            let name: [UInt8]
+            let here: [UInt8]
+            let unread: [UInt8]
+        }
+
+        enum Value { case token, name, here, unread }
         let offset: Int
         let value: Value
         var length: Int {
@@ -40,6 +51,7 @@ final class PageCache: Sendable {
             case .token: markerBytes.count
             case .name: nameMarkerBytes.count
             case .here: hereMarkerBytes.count
+            case .unread: unreadMarkerBytes.count
             }
         }
     }
@@ -89,24 +101,28 @@ final class PageCache: Sendable {
                 ? (context.user.map { Array(escapeHTML($0.username).utf8) } ?? Self.nameMarkerBytes) : []
             let here =
                 entry.slots.contains { $0.value == .here } ? Array(Views.here(context.requestTarget).utf8) : []
-            response.body = Self.filling(entry.slots, of: response.body, token: token, name: name, here: here)
+            let unread =
+                entry.slots.contains { $0.value == .unread } ? Array(Views.unreadBadge(for: context.user).utf8) : []
+            response.body = Self.filling(
+                entry.slots, of: response.body, values: Slot.Values(token: token, name: name, here: here, unread: unread))
         }
         return response
     }
 
     /// The body with each slot's marker replaced by the reader's value.
-    private static func filling(_ slots: [Slot], of body: [UInt8], token: [UInt8], name: [UInt8], here: [UInt8])
-        -> [UInt8]
-    {
+    private static func filling(_ slots: [Slot], of body: [UInt8], values: Slot.Values) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(body.count + slots.count * max(token.count, name.count, here.count))
+        out.reserveCapacity(
+            body.count + slots.count * max(values.token.count, values.name.count, values.here.count)
+                + values.unread.count)
         var start = 0
         for slot in slots {
             out.append(contentsOf: body[start..<slot.offset])
             switch slot.value {
-            case .token: out.append(contentsOf: token)
-            case .name: out.append(contentsOf: name)
-            case .here: out.append(contentsOf: here)
+            case .token: out.append(contentsOf: values.token)
+            case .name: out.append(contentsOf: values.name)
+            case .here: out.append(contentsOf: values.here)
+            case .unread: out.append(contentsOf: values.unread)
             }
             start = slot.offset + slot.length
         }
@@ -117,7 +133,10 @@ final class PageCache: Sendable {
     /// Every marker in `body`, in order.
     private static func slots(in body: [UInt8]) -> [Slot] {
         var slots: [Slot] = []
-        for (marker, value) in [(markerBytes, Slot.Value.token), (nameMarkerBytes, .name), (hereMarkerBytes, .here)] {
+        for (marker, value) in [
+            (markerBytes, Slot.Value.token), (nameMarkerBytes, .name), (hereMarkerBytes, .here),
+            (unreadMarkerBytes, .unread),
+        ] {
             slots += ByteSearch.offsets(of: marker, in: body).map { Slot(offset: $0, value: value) }
         }
         return slots.sorted { $0.offset < $1.offset }

@@ -36,6 +36,8 @@ public struct Views: Sendable {
         // A page rendered for the cache carries the marker, filled in for each reader as it is served.
         let target = context.requestTarget
         values["here"] = .string(target == PageCache.hereMarker ? target : Self.here(target))
+        values["unread_badge"] = .string(
+            context.readerName == PageCache.nameMarker ? PageCache.unreadMarker : Self.unreadBadge(for: context.user))
         var body: [UInt8] = []
         body.reserveCapacity(8192)
         try library.render(template, .dictionary(MustacheDictionary(values)), into: &body)
@@ -50,6 +52,13 @@ public struct Views: Sendable {
         return "?next=" + PercentEncoding.encode(path)
     }
 
+    /// The header's count of unread replies, as HTML (only digits vary); empty when there are none.
+    static func unreadBadge(for reader: User?) -> String {
+        guard let count = reader?.unreadReplies, count > 0 else { return "" }
+        return "<a class=\"unread\" href=\"/me/replies\" data-unread-count=\"\(count)\">"
+            + "\(count) new repl\(count == 1 ? "y" : "ies")</a>"
+    }
+
     /// Any non-HTML document rendered from a template (the Atom feed).
     public func document(_ template: String, model: [String: MustacheValue], contentType: String) throws -> Response {
         var body: [UInt8] = []
@@ -57,13 +66,14 @@ public struct Views: Sendable {
         return Response(status: .ok, headers: HTTPHeaders([("Content-Type", contentType)]), body: body)
     }
 
-    /// `error`'s page with text the reader typed shown back to copy (a save or a comment that was
-    /// not performed): label, name and text of each field, in order.
+    /// A page that says why something was not done and shows what the reader typed, to copy (a
+    /// save or a comment that was not performed): label, field name and text of each field.
     public func returnedText(
-        _ error: HTTPError, title: String, texts: [(label: String, name: String, text: String)], context: RequestContext
+        _ message: String, status: HTTPStatus, title: String, texts: [(label: String, name: String, text: String)],
+        context: RequestContext
     ) -> Response {
         let model: [String: MustacheValue] = [
-            "message": .string(error.message),
+            "message": .string(message),
             "texts": .list(
                 texts.filter { !$0.text.isEmpty }.map { field in
                     [
@@ -72,8 +82,8 @@ public struct Views: Sendable {
                     ]
                 }),
         ]
-        return (try? page("returned-text", title: title, model: model, context: context, status: error.status))
-            ?? errorPage(error, context: context)
+        return (try? page("returned-text", title: title, model: model, context: context, status: status))
+            ?? errorPage(HTTPError(status, message), context: context)
     }
 
     /// The error page for `error`. Never throws: if the template itself fails, a plain page is sent.
