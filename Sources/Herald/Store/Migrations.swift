@@ -191,13 +191,18 @@ enum Migrations {
         CREATE INDEX comments_replies_to ON comments (reply_to_user, id);
         ALTER TABLE users ADD COLUMN unread_replies {int} NOT NULL DEFAULT 0;
         """,
+        // 10: search. The index differs by database (`SearchIndex`, made by its backfill): an FTS5
+        // trigram table on SQLite, a pg_trgm GIN index on PostgreSQL.
+        "",
     ]
 
-    /// Work a step needs that SQL alone cannot do, run in the step's transaction after its SQL.
-    private static func backfill(_ version: Int, _ connection: any SQLConnection) throws {
+    /// Work a step needs that portable SQL alone cannot do, run in the step's transaction after
+    /// its SQL.
+    private static func backfill(_ version: Int, _ connection: any SQLConnection, _ dialect: Dialect) throws {
         switch version {
         // Sections by slug for the articles already stored (slugs are made in Swift).
         case 7: try SectionStore.backfill(connection)
+        case 10: try SearchIndex.create(connection, dialect)
         default: break
         }
     }
@@ -244,7 +249,7 @@ enum Migrations {
                 // Another server may have applied it while this one waited for the lock.
                 guard try currentVersion(of: connection, dialect: dialect) < version else { return }
                 try connection.execute(step(version, for: dialect))
-                try backfill(version, connection)
+                try backfill(version, connection, dialect)
                 switch dialect {
                 // Pragmas take no bound parameters; `version` is our own integer.
                 case .sqlite: try connection.execute("PRAGMA user_version = \(version)")
