@@ -305,6 +305,65 @@ def main():
               all(s == (200, True, f'"{digest}"', "public, max-age=31536000, immutable") for s in served[0::2])
               and all(s == (304,) for s in served[1::2]), f"{served}")
 
+        # 4e. Moderation across nodes. A moderator is made on the command line; a comment hidden on node 1
+        # leaves node 2's and node 3's anonymous article pages (and their front pages' counts) within 3 s,
+        # though both were loaded first, so cached (each node trusts writes it did not see for at most 1 s).
+        moderator = register(nodes[0], "moderator1")
+        granted = subprocess.run([herald_binary(), "users", "--database", DATABASE, "grant", "moderator1", "moderator"],
+                                 capture_output=True, text=True, timeout=60)
+        moderated = slugs[0]
+        commenter = register(nodes[2], "commenter1")
+        words = "Words a moderator will hide " + os.urandom(4).hex()
+        status, location, _ = commenter.request("POST", f"/articles/{moderated}/comments", {
+            "csrf_token": commenter.token(f"/articles/{moderated}"), "body": words})
+        match = re.search(r"#comment-(\d+)$", location or "")
+        comment_id = match.group(1) if match else "0"
+        comment_count = re.compile(r'href="/articles/' + re.escape(moderated) + r'".*?data-comment-count="(\d+)"', re.S)
+
+        def anonymous_view(node):
+            """(article page shows the text, the comment's element is marked hidden, front page count)."""
+            c = client(node)
+            page = c.request("GET", f"/articles/{moderated}")[2]
+            element = re.search(r'<li class="comment[^"]*" id="comment-' + comment_id + r'"[^>]*>', page)
+            count = comment_count.search(c.request("GET", "/")[2])
+            return (words in page, bool(element) and "data-hidden" in element.group(0),
+                    count and int(count.group(1)))
+
+        warmed = [anonymous_view(node) for node in nodes[1:] for _ in range(2)]
+        status_hide, location_hide, _ = moderator.request("POST", f"/comments/{comment_id}/hide", {
+            "csrf_token": moderator.token(f"/articles/{moderated}"), "note": "cluster check"})
+        hidden_at = time.monotonic()
+        check("a moderator granted on the command line hides a comment on node 1",
+              granted.returncode == 0 and status == 303 and match and warmed == [(True, False, 1)] * 4
+              and status_hide == 303 and location_hide == f"/articles/{moderated}#comment-{comment_id}",
+              f"grant {granted.returncode} {granted.stderr.strip()}; comment {status} {location}; "
+              f"nodes 2 and 3 before {warmed}; hide {status_hide} {location_hide}")
+        waited = poll(lambda: all(anonymous_view(node) == (False, True, 0) for node in nodes[1:]), 3.0)
+        total = None if waited is None else time.monotonic() - hidden_at
+        check("the hidden comment's text and count leave node 2's and node 3's cached anonymous pages within 3 s"
+              + ("" if total is None else f" ({total:.2f} s)"), waited is not None,
+              "; ".join(f"{node}: (text shown, marked hidden, front count) = {anonymous_view(node)}" for node in nodes[1:]))
+
+        # A ban on the command line: the banned reader's next POST on node 3, with the session it made on
+        # node 1, is 403 and logs it out; its login on node 2 is refused.
+        banned = register(nodes[0], "banned1")
+        on_three = move(banned, nodes[2])
+        form_token = on_three.token(f"/articles/{moderated}")
+        ban = subprocess.run([herald_binary(), "users", "--database", DATABASE, "ban", "banned1"],
+                             capture_output=True, text=True, timeout=60)
+        status, _, page = on_three.request("POST", f"/articles/{moderated}/comments",
+                                           {"csrf_token": form_token, "body": "Posted after the ban"})
+        refused = client(nodes[1])
+        status_login, _, login_page = refused.request("POST", "/login", {
+            "csrf_token": refused.token("/login"), "username": "banned1", "password": PASSWORD})
+        check("a ban on the command line: the reader's next POST on node 3 is 403 and logs it out; node 2 refuses its login",
+              ban.returncode == 0 and status == 403 and "This account is suspended" in page
+              and "herald_session" not in on_three.cookies and status_login == 403
+              and "This account is suspended" in login_page
+              and "Posted after the ban" not in client(nodes[1]).request("GET", f"/articles/{moderated}")[2],
+              f"ban {ban.returncode} {ban.stderr.strip()}; POST {status} {page[:200]!r}, "
+              f"session cookie {'kept' if 'herald_session' in on_three.cookies else 'expired'}; login {status_login}")
+
         # 5. SIGKILL one node under load: nothing acknowledged is lost, the balancer keeps serving.
         victim_pid = int(open(f"{work}/c/node2.pid").read())
         storm = [register(balancer, f"storm{i}") for i in range(6)]
