@@ -140,7 +140,15 @@ public final class HeraldApp: Sendable {
             ClientInfo(
                 trustProxy: configuration.trustForwardedProto,
                 servedOverHTTPS: configuration.baseURL?.hasPrefix("https://") ?? false),
-            SessionMiddleware(accounts: accounts) { error, context in views.errorPage(error, context: context) },
+            SessionMiddleware(accounts: accounts) { error, request, context in
+                // What the POST carried that a person typed comes back to copy: text is never dropped.
+                let form = try? request.form()
+                let typed: [(label: String, name: String, text: String)] = [
+                    ("Title", "title"), ("Summary", "summary"), ("Text", "body"), ("Note", "note"),
+                ].compactMap { label, name in form?[name].map { (label, name, $0) } }
+                return views.returnedText(
+                    error.message, status: error.status, title: "Suspended", texts: typed, context: context)
+            },
             CrossOriginProtection(tokens: CSRFTokens(keys: keys), baseURL: configuration.baseURL),
             FlashMessages(keys: keys),
         ]

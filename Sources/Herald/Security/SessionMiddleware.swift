@@ -5,8 +5,8 @@ import HTTP
 /// account is suspended"), not captured for after a login that could never come.
 struct SessionMiddleware: Middleware {
     let accounts: Accounts
-    /// The page for a POST made with a suspended session.
-    let suspendedPage: @Sendable (HTTPError, RequestContext) -> Response
+    /// The page for a POST made with a suspended session, given the POST (to show what it carried).
+    let suspendedPage: @Sendable (HTTPError, Request, RequestContext) -> Response
 
     static let suspended = HTTPError(
         .forbidden, "This account is suspended: a moderator has banned it. Nothing was done, and you are logged out.")
@@ -19,7 +19,7 @@ struct SessionMiddleware: Middleware {
                 context.user = user
                 context.sessionToken = token
             case .suspended where request.method == .post:
-                var response = suspendedPage(Self.suspended, context)
+                var response = suspendedPage(Self.suspended, request, context)
                 response.setCookie(.heraldExpired(CookieNames.session, secure: context.isSecure))
                 return response
             case .suspended, nil:
