@@ -100,6 +100,8 @@ public final class HeraldApp: Sendable {
         editor.addRoutes(to: &router, intents: intents)
         moderationController.addRoutes(to: &router, intents: intents)
         MediaController(media: MediaStore(database: database)).addRoutes(to: &router)
+        SearchController(search: Search(store: SearchStore(database: database), clock: configuration.clock), views: views)
+            .addRoutes(to: &router)
         let afterLogin = AfterLogin(
             intents: intents, accounts: accounts,
             refusalPage: { error, context in views.errorPage(error, context: context) },
