@@ -18,7 +18,8 @@ public enum CommandLineArguments {
     public static let usage = """
         usage: herald serve [--host 127.0.0.1] [--port 8080] [--data ./data] [--database postgres://…] [--root .]
                             [--dev] [--no-demo] [--threads N] [--head-deadline SECONDS]
-                            [--max-connections-per-address N]
+                            [--max-connections-per-address N] [--site-name NAME] [--site-description TEXT]
+                            [--language TAG]
                herald import [--data ./data] [--database postgres://…] FILE…    (Atom, RSS 2.0 or JSON Feed; '-' = stdin)
                herald users [--data ./data] [--database postgres://…] list | grant NAME ROLE | revoke NAME ROLE
                             | ban NAME | unban NAME | reset-link NAME   (ROLE: editor, moderator, admin)
@@ -26,6 +27,7 @@ public enum CommandLineArguments {
 
         environment: HERALD_HOST, HERALD_PORT, HERALD_DATA, HERALD_DATABASE_URL, HERALD_ROOT, HERALD_THREADS, HERALD_BASE_URL,
                      HERALD_HEAD_DEADLINE_SECONDS, HERALD_MAX_CONNECTIONS_PER_ADDRESS,
+                     HERALD_SITE_NAME, HERALD_SITE_DESCRIPTION, HERALD_LANGUAGE,
                      HERALD_ACCESS_LOG=off, HERALD_SECRET, HERALD_PREVIOUS_SECRETS,
                      HERALD_SMTP_URL=smtp[s]://[user:password@]host[:port], HERALD_MAIL_FROM (see README)
         """
@@ -51,6 +53,9 @@ public enum CommandLineArguments {
             case "--port": configuration.port = try port(try value())
             case "--data": configuration.dataDirectory = try value()
             case "--database": configuration.databaseURL = try databaseURL(try value())
+            case "--site-name": configuration.site.name = try SiteIdentity.checkedName(try value())
+            case "--site-description": configuration.site.description = try SiteIdentity.checkedDescription(try value())
+            case "--language": configuration.site.language = try SiteIdentity.checkedLanguage(try value())
             case "--root": configuration.rootDirectory = try value()
             case "--threads": configuration.threads = try positive(try value(), name: "--threads")
             case "--head-deadline":
@@ -109,6 +114,15 @@ public enum CommandLineArguments {
         }
         if let base = environment["HERALD_BASE_URL"], !base.isEmpty {
             configuration.baseURL = base.hasSuffix("/") ? String(base.dropLast()) : base
+        }
+        if let name = environment["HERALD_SITE_NAME"], !name.isEmpty {
+            configuration.site.name = try SiteIdentity.checkedName(name)
+        }
+        if let description = environment["HERALD_SITE_DESCRIPTION"], !description.isEmpty {
+            configuration.site.description = try SiteIdentity.checkedDescription(description)
+        }
+        if let language = environment["HERALD_LANGUAGE"], !language.isEmpty {
+            configuration.site.language = try SiteIdentity.checkedLanguage(language)
         }
         if environment["HERALD_ACCESS_LOG"] == "off" { configuration.accessLog = false }
         if let secret = environment["HERALD_SECRET"], !secret.isEmpty { configuration.secret = secret }

@@ -28,6 +28,8 @@ public struct Configuration: Sendable {
     public var connectionsPerAddress: Int?
     /// Absolute base URL for the Atom feed (`https://news.example`); else taken from the request's Host.
     public var baseURL: String?
+    /// The site's name, description and language.
+    public var site = SiteIdentity()
     /// Log every request (one line each) to standard error.
     public var accessLog = true
     /// `HERALD_SECRET`: the signing key shared by every server of a site; nil generates one into `dataDirectory`.

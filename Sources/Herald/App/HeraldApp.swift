@@ -46,7 +46,8 @@ public final class HeraldApp: Sendable {
         let sections = SectionStore(database: database)
         let views = try Views(
             directory: configuration.templatesDirectory, reloadOnChange: configuration.developmentMode,
-            menu: SectionMenu(store: sections, database: database, clock: configuration.clock))
+            menu: SectionMenu(store: sections, database: database, clock: configuration.clock), site: configuration.site,
+            baseURL: configuration.baseURL)
 
         if configuration.loadDemoContent, try articles.isEmpty() {
             do {
@@ -100,6 +101,8 @@ public final class HeraldApp: Sendable {
         editor.addRoutes(to: &router, intents: intents)
         moderationController.addRoutes(to: &router, intents: intents)
         MediaController(media: MediaStore(database: database)).addRoutes(to: &router)
+        CrawlersController(articles: articles, sections: sections, clock: configuration.clock, baseURL: configuration.baseURL)
+            .addRoutes(to: &router)
         SearchController(search: Search(store: SearchStore(database: database), clock: configuration.clock), views: views)
             .addRoutes(to: &router)
         let afterLogin = AfterLogin(
@@ -114,7 +117,7 @@ public final class HeraldApp: Sendable {
             accounts: accounts, views: views, hashingPool: hashingPool, afterLogin: afterLogin,
             resetMail: mailer.map { mailer in
                 PasswordResetMail(
-                    mailer: mailer, siteName: Views.siteName,
+                    mailer: mailer, siteName: configuration.site.name,
                     // Never from the request's Host: a forged one would carry the token elsewhere.
                     baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", log: log)
             }
@@ -135,7 +138,11 @@ public final class HeraldApp: Sendable {
                 contentSecurityPolicy: ContentSecurityPolicy.herald,
                 strictTransportSecurity: configuration.baseURL?.hasPrefix("https://") == true
                     ? "max-age=31536000; includeSubDomains" : nil),
-            ErrorPages(log: log) { error, _, context in views.errorPage(error, context: context) },
+            ErrorPages(log: log) { error, request, context in
+                // The page's script asks for JSON: it shows the message next to the form.
+                if request.prefersJSON { return .json(["error": error.message], status: error.status) }
+                return views.errorPage(error, context: context)
+            },
             RequestValidation(),
             StoreFailures(log: log),
             Compression(),

@@ -76,7 +76,11 @@ struct ArticlesController: Sendable {
         ]
         let heading = section?.name ?? "Latest news"
         let title = number == 1 ? heading : "\(heading), page \(number)"
-        return try views.page("front", title: title, model: model, context: context)
+        let path = number == 1 ? base : "\(base)?page=\(number)"
+        let meta = Views.PageMeta(
+            description: section.map { "The latest \($0.name) news from \(views.site.name)." } ?? views.site.description,
+            canonicalPath: path, openGraph: [("og:type", "website"), ("og:title", title), ("og:url", path)])
+        return try views.page("front", title: title, model: model, context: context, meta: meta)
     }
 
     /// An anonymous reader's copy is looked up only when the cache has none; a logged-in reader's

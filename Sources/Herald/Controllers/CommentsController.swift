@@ -76,11 +76,13 @@ struct CommentsController: Sendable {
         let parent = form["parent"]
         switch try comments.post(draft, on: ArticleRoutes.slug(request), replyingTo: parent, by: user.id) {
         case .posted(let id, let article, let commentsPage):
+            if request.prefersJSON { return try postedJSON(id, article, context) }
             context.nextFlash =
                 parent?.isEmpty == false
                 ? "Your reply on “\(article.title)” is posted." : "Your comment on “\(article.title)” is posted."
             return .redirect(to: Comments.path(of: id, slug: article.slug, page: commentsPage))
         case .invalid(let article, let problem), .invalidParent(let article, let problem):
+            if request.prefersJSON { return .json(["error": problem], status: .unprocessableContent) }
             return try page.render(
                 article, context: context, draft: draft, commentError: problem, status: .unprocessableContent)
         case .rateLimited(let wait, let perMinute):
@@ -122,6 +124,27 @@ struct CommentsController: Sendable {
 
     static func waitedTooLong(_ what: String, _ done: String) -> String {
         "Your \(what) has not been \(done) yet — it waited too long while you logged in. Here it is."
+    }
+
+    /// SPEC's answer to a comment posted by the page's script: its id, its parent, and its HTML
+    /// as the page would show it, to put in place.
+    private func postedJSON(_ id: Int, _ article: Article, _ context: RequestContext) throws -> Response {
+        guard let comment = try comments.comment(id: id) else { throw Self.noSuchComment }
+        let node = CommentNode.threads(of: [comment]).first { $0.id == id }
+            ?? CommentNode.threads(of: [comment]).flatMap(\.replies).first { $0.id == id }
+        guard let node else { throw Self.noSuchComment }
+        let html = try views.fragment(
+            "comment", CommentView(node: node, viewer: context.user, now: comments.now),
+            shared: [
+                "csrf_token": .string(context.csrfToken), "comment_action": .string(ArticlePaths.comments(article.slug)),
+            ])
+        return .json(PostedComment(id: id, parent: comment.parentID, html: html))
+    }
+
+    struct PostedComment: Encodable {
+        let id: Int
+        let parent: Int?
+        let html: String
     }
 
     // MARK: Editing

@@ -41,7 +41,7 @@ struct FeedController: Sendable {
         }
         let path = section.map { SectionPaths.feed($0.slug) } ?? "/feed.atom"
         let model: [String: MustacheValue] = [
-            "site_name": .string(Views.siteName + (section.map { ": " + $0.name } ?? "")),
+            "site_name": .string(views.site.name + (section.map { ": " + $0.name } ?? "")),
             "base_url": .string(base), "feed_url": .string(base + path),
             "feed_id": .string(base + (section.map { SectionPaths.section($0.slug) } ?? "/")),
             "updated": .string(DateText.rfc3339(newest.map(Self.updated).max() ?? 0)), "entries": .list(entries),

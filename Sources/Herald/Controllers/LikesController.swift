@@ -30,19 +30,28 @@ struct LikesController: Sendable {
         ) { request, context in try change(request, &context, liked: liked) }
     }
 
-    /// Logged in: like or unlike (idempotent), then back to the article with a message.
+    /// Logged in: like or unlike (idempotent), then back to the article with a message; or, for
+    /// the page's script (`Accept: application/json`), `{"liked":…,"count":…}`.
     func change(_ request: Request, _ context: inout RequestContext, liked: Bool) throws -> Response {
         guard let user = context.user else { throw HTTPError(.forbidden, "Please log in first.") }
         switch try likes.change(ArticleRoutes.slug(request), liked: liked, by: user.id) {
-        case .liked(let article):
+        case .liked(let article, let count):
+            if request.prefersJSON { return .json(LikeState(liked: true, count: count)) }
             context.nextFlash = "You liked “\(article.title)”."
             return .redirect(to: ArticlePaths.article(article.slug))
-        case .unliked(let article):
+        case .unliked(let article, let count):
+            if request.prefersJSON { return .json(LikeState(liked: false, count: count)) }
             context.nextFlash = "You no longer like “\(article.title)”."
             return .redirect(to: ArticlePaths.article(article.slug))
         case .noSuchArticle:
             throw ArticleRoutes.noSuchArticle
         }
+    }
+
+    /// SPEC's answer to a like or unlike asked for as JSON.
+    struct LikeState: Encodable {
+        let liked: Bool
+        let count: Int
     }
 
     func likedArticles(_ request: Request, _ context: RequestContext) throws -> Response {

@@ -89,6 +89,12 @@ final class Comments: Sendable {
         return .posted(id: id, on: article, page: try comments.page(holding: posted, size: Self.threadsPerPage))
     }
 
+    var now: Int { clock.now() }
+
+    func comment(id: Int) throws -> Comment? {
+        try comments.comment(id: id)
+    }
+
     /// The comment `parent` names when it is a visible comment on `article`; nil otherwise.
     func answerable(_ parent: String, on article: Article) throws -> Comment? {
         guard parent.utf8.count <= 18, let id = Int(parent), id > 0, let comment = try comments.comment(id: id),

@@ -1,8 +1,9 @@
 /// Liking and unliking articles, and a reader's list of liked articles. Knows nothing of HTTP.
 final class Likes: Sendable {
     enum Outcome: Sendable, Equatable {
-        case liked(Article)
-        case unliked(Article)
+        /// Done; the article, and its like count right after.
+        case liked(Article, count: Int)
+        case unliked(Article, count: Int)
         case noSuchArticle
     }
 
@@ -22,11 +23,9 @@ final class Likes: Sendable {
             return .noSuchArticle
         }
         if liked {
-            try likes.like(userID: userID, articleID: article.id, at: clock.now())
-            return .liked(article)
+            return .liked(article, count: try likes.like(userID: userID, articleID: article.id, at: clock.now()))
         }
-        try likes.unlike(userID: userID, articleID: article.id)
-        return .unliked(article)
+        return .unliked(article, count: try likes.unlike(userID: userID, articleID: article.id))
     }
 
     /// The reader's liked articles, newest like first.

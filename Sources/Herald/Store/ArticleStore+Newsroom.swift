@@ -104,3 +104,27 @@ extension ArticleStore {
         ]
     }
 }
+
+/// The articles a sitemap lists.
+extension ArticleStore {
+    /// How many articles readers can see at `now`.
+    func publishedCount(now: Int) throws -> Int {
+        try database.withConnection { connection in
+            try connection.query(
+                "SELECT count(*) FROM articles WHERE \(Self.published)", [.integer(Int64(now))]
+            ).first?.int(0) ?? 0
+        }
+    }
+
+    /// Published articles by id (a stable order for numbered sitemap files): slug and when each
+    /// last changed for readers.
+    func sitemapEntries(offset: Int, limit: Int, now: Int) throws -> [(slug: String, lastModified: Int)] {
+        try database.withConnection { connection in
+            try connection.query(
+                """
+                SELECT slug, published_at, revised_at FROM articles WHERE \(Self.published)
+                ORDER BY id LIMIT ? OFFSET ?
+                """, [.integer(Int64(now)), .integer(Int64(limit)), .integer(Int64(offset))])
+        }.map { row in (row.string(0), max(row.int(1), row.optionalInt(2) ?? 0)) }
+    }
+}

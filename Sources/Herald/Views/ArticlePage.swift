@@ -41,7 +41,29 @@ struct ArticlePage: Sendable {
             "comment_error": commentError.map(MustacheValue.string) ?? .null,
             "comment_action": .string(ArticlePaths.comments(article.slug)),
         ]
-        return try views.page("article", title: article.title, model: model, context: context, status: status)
+        return try views.page(
+            "article", title: article.title, model: model, context: context, status: status, meta: Self.meta(article))
+    }
+
+    /// The article's canonical address and what a shared link shows (Open Graph).
+    static func meta(_ article: Article) -> Views.PageMeta {
+        let path = ArticlePaths.article(article.slug)
+        var openGraph: [(property: String, content: String)] = [
+            ("og:type", "article"), ("og:title", article.title), ("og:description", article.summary),
+            ("og:url", path), ("article:published_time", DateText.rfc3339(article.publishedAt)),
+        ]
+        if let revised = article.revisedAt, revised > article.publishedAt {
+            openGraph.append(("article:modified_time", DateText.rfc3339(revised)))
+        }
+        if !article.section.isEmpty { openGraph.append(("article:section", article.section)) }
+        if let image = article.image {
+            openGraph += [
+                ("og:image", MediaPaths.media(image.name)), ("og:image:width", String(image.width)),
+                ("og:image:height", String(image.height)), ("og:image:alt", image.alt),
+            ]
+        }
+        return Views.PageMeta(
+            description: article.summary.isEmpty ? nil : article.summary, canonicalPath: path, openGraph: openGraph)
     }
 }
 

@@ -6,25 +6,54 @@ import Mustache
 ///
 /// Templates receive plain view models (`MustacheValue`), never rows or requests.
 public struct Views: Sendable {
-    public static let siteName = "Herald"
-
     private let library: TemplateLibrary
     /// The sections every page's header lists; none without it.
     private let menu: SectionMenu?
+    public let site: SiteIdentity
+    /// `HERALD_BASE_URL`: canonical links and Open Graph URLs are absolute, so they are given only
+    /// with it (never built from a request's Host).
+    let baseURL: String?
 
     /// Loads and compiles every template; a broken one throws with its file, line and column.
-    init(directory: String, reloadOnChange: Bool, menu: SectionMenu? = nil) throws {
+    init(
+        directory: String, reloadOnChange: Bool, menu: SectionMenu? = nil, site: SiteIdentity = SiteIdentity(),
+        baseURL: String? = nil
+    ) throws {
         library = try TemplateLibrary(directory: directory, reloadOnChange: reloadOnChange)
         self.menu = menu
+        self.site = site
+        self.baseURL = baseURL
+    }
+
+    /// What a page says about itself to search engines and to sites its link is shared on.
+    struct PageMeta {
+        var description: String?
+        /// This page's own path (without the query that does not change what it is).
+        var canonicalPath: String?
+        /// Open Graph properties, in order; URLs in them are paths, made absolute here.
+        var openGraph: [(property: String, content: String)] = []
     }
 
     /// A full HTML page.
-    public func page(
+    func page(
         _ template: String, title: String, model: [String: MustacheValue] = [:], context: RequestContext,
-        status: HTTPStatus = .ok
+        status: HTTPStatus = .ok, meta: PageMeta = PageMeta()
     ) throws -> Response {
         var values = model
-        values["site_name"] = .string(Self.siteName)
+        values["site_name"] = .string(site.name)
+        values["site_description"] = .string(site.description)
+        values["language"] = .string(site.language)
+        values["meta_description"] = .string(meta.description ?? site.description)
+        // Absolute URLs only from the configured base URL (never from a request's Host): without
+        // it, no canonical link, og:url or og:image.
+        values["canonical_url"] = baseURL.flatMap { base in meta.canonicalPath.map { .string(base + $0) } } ?? .null
+        values["open_graph"] = .list(
+            meta.openGraph.compactMap { property, content in
+                let isURL = property == "og:url" || property == "og:image"
+                if isURL && baseURL == nil { return nil }
+                let value = isURL ? (baseURL ?? "") + content : content
+                return ["property": .string(property), "content": .string(value)]
+            })
         values["page_title"] = .string(title)
         values["reader_name"] = context.readerName.map(MustacheValue.string) ?? .null
         values["flash"] = context.flash.map(MustacheValue.string) ?? .null
@@ -57,6 +86,14 @@ public struct Views: Sendable {
         guard let count = reader?.unreadReplies, count > 0 else { return "" }
         return "<a class=\"unread\" href=\"/me/replies\" data-unread-count=\"\(count)\">"
             + "\(count) new repl\(count == 1 ? "y" : "ies")</a>"
+    }
+
+    /// A piece of a page (one comment, for the page's script), rendered with `value` first and
+    /// `shared` (the form token, form actions) behind it, as the page would have them.
+    func fragment(_ template: String, _ value: any MustacheObject, shared: [String: MustacheValue]) throws -> String {
+        var body: [UInt8] = []
+        try library.render(template, .object(LayeredObject(front: value, back: shared)), into: &body)
+        return String(decoding: body, as: UTF8.self)
     }
 
     /// Any non-HTML document rendered from a template (the Atom feed).
@@ -93,10 +130,21 @@ public struct Views: Sendable {
             "message": .string(error.message),
         ]
         if let page = try? page(
-            "error", title: error.status.reason, model: model, context: context, status: error.status)
+            "error", title: error.status.reason, model: model, context: context, status: error.status,
+            meta: PageMeta(description: error.message))
         {
             return page
         }
         return .text("\(error.status.code) \(error.status.reason)\n\n\(error.message)\n", status: error.status)
+    }
+}
+
+/// Values from `front`, else from `back`: a fragment sees what its page would give it.
+private struct LayeredObject: MustacheObject {
+    let front: any MustacheObject
+    let back: [String: MustacheValue]
+
+    func value(forKey key: String) -> MustacheValue? {
+        front.value(forKey: key) ?? back[key]
     }
 }

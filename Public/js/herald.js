@@ -1,0 +1,130 @@
+// Herald's one script: likes and comments without a full reload, for a logged-in reader.
+// Without it (or for an anonymous reader, whose click must go to the login page and be resumed
+// there) every form works as an ordinary form. No framework, no build step.
+"use strict";
+
+(function () {
+  if (!document.body || !document.body.hasAttribute("data-reader")) return;
+
+  var live = document.createElement("p");
+  live.className = "visually-hidden";
+  live.setAttribute("aria-live", "polite");
+  document.body.appendChild(live);
+
+  function announce(text) {
+    live.textContent = "";
+    window.setTimeout(function () { live.textContent = text; }, 50);
+  }
+
+  function send(form) {
+    return fetch(form.action, {
+      method: "POST",
+      body: new URLSearchParams(new FormData(form)),
+      headers: { "Accept": "application/json" },
+      credentials: "same-origin"
+    }).then(function (response) {
+      return response.json().then(function (data) {
+        if (!response.ok) throw new Error(data.error || "Something went wrong. Please try again.");
+        return data;
+      }, function () {
+        throw new Error("Something went wrong. Please try again.");
+      });
+    });
+  }
+
+  function showError(form, message) {
+    var error = form.querySelector(".js-error");
+    if (!error) {
+      error = document.createElement("p");
+      error.className = "form-error js-error";
+      error.setAttribute("role", "alert");
+      form.insertBefore(error, form.firstChild);
+    }
+    error.textContent = message;
+  }
+
+  function clearError(form) {
+    var error = form.querySelector(".js-error");
+    if (error) error.remove();
+  }
+
+  function like(form) {
+    var button = form.querySelector("button");
+    button.disabled = true;
+    send(form).then(function (state) {
+      clearError(form);
+      var count = document.querySelector("[data-like-count]");
+      if (count) {
+        count.setAttribute("data-like-count", String(state.count));
+        count.textContent = String(state.count);
+      }
+      var label = count && count.parentNode.lastChild;
+      if (label && label.nodeType === 3) label.textContent = state.count === 1 ? " like" : " likes";
+      form.action = form.action.replace(state.liked ? /\/like$/ : /\/unlike$/, state.liked ? "/unlike" : "/like");
+      button.textContent = state.liked ? "♥ Liked — Unlike" : "♡ Like";
+      button.className = state.liked ? "secondary" : "";
+      announce(state.liked ? "Liked." : "Like removed.");
+    }).catch(function (error) {
+      showError(form, error.message);
+    }).then(function () {
+      button.disabled = false;
+      button.focus();
+    });
+  }
+
+  function comment(form) {
+    var button = form.querySelector("button[type=submit]");
+    var textarea = form.querySelector("textarea");
+    button.disabled = true;
+    send(form).then(function (posted) {
+      clearError(form);
+      var holder = document.createElement("ol");
+      holder.innerHTML = posted.html;
+      var item = holder.firstElementChild;
+      var list;
+      if (posted.parent) {
+        var parent = document.getElementById("comment-" + posted.parent);
+        list = parent && parent.querySelector(":scope > ol.replies");
+        if (parent && !list) {
+          list = document.createElement("ol");
+          list.className = "replies";
+          parent.appendChild(list);
+        }
+      }
+      if (!list) {
+        list = document.querySelector("ol.comment-list");
+        if (!list) {
+          list = document.createElement("ol");
+          list.className = "comment-list";
+          var empty = document.querySelector(".comments .empty");
+          if (empty) empty.replaceWith(list);
+          else form.parentNode.insertBefore(list, form);
+        }
+      }
+      list.appendChild(item);
+      textarea.value = "";
+      var details = form.closest("details");
+      if (details) details.open = false;
+      item.setAttribute("tabindex", "-1");
+      item.focus();
+      announce("Your comment is posted.");
+    }).catch(function (error) {
+      showError(form, error.message);
+      textarea.focus();
+    }).then(function () {
+      button.disabled = false;
+    });
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement)) return;
+    if (form.classList.contains("like-form")) {
+      event.preventDefault();
+      like(form);
+    } else if (form.classList.contains("comment-form") && form.action.indexOf("/comments/") === -1) {
+      event.preventDefault();
+      comment(form);
+    }
+  });
+})();

@@ -1,0 +1,106 @@
+import HTTP
+import Mustache
+
+/// What crawlers read: `/robots.txt` and `/sitemap.xml` (published articles and sections; past
+/// 50,000 addresses, a sitemap index of numbered files, as the sitemap protocol requires).
+struct CrawlersController: Sendable {
+    static let urlsPerSitemap = 50_000
+
+    let articles: ArticleStore
+    let sections: SectionStore
+    let clock: Clock
+    /// A configured base URL wins; otherwise URLs come from the request's Host (and the answer
+    /// is not stored by shared caches, as for feeds).
+    let baseURL: String?
+
+    func addRoutes(to router: inout Router<RequestContext>) {
+        router.get("/robots.txt") { request, _ in robots(request) }
+        router.get("/sitemap.xml") { request, _ in try sitemap(request) }
+        router.get("/sitemaps/:file") { request, _ in try sitemapFile(request) }
+    }
+
+    /// Pages for one reader, or for the people who run the site, are not for indexing.
+    static let privatePaths = ["/login", "/register", "/account", "/editor", "/moderation", "/me/", "/password/"]
+
+    func robots(_ request: Request) -> Response {
+        let base = self.base(request)
+        let lines = ["User-agent: *"] + Self.privatePaths.map { "Disallow: \($0)" } + ["", "Sitemap: \(base)/sitemap.xml"]
+        var response = Response.text(lines.joined(separator: "\n") + "\n")
+        cacheHeaders(&response)
+        return response
+    }
+
+    func sitemap(_ request: Request) throws -> Response {
+        let now = clock.now()
+        let base = self.base(request)
+        let count = try articles.publishedCount(now: now)
+        let sectionList = try sections.sectionsWithPublishedArticles(now: now)
+        guard count + sectionList.count + 1 > Self.urlsPerSitemap else {
+            let entries = try articles.sitemapEntries(offset: 0, limit: Self.urlsPerSitemap, now: now)
+            return xml(urlSet(base: base, home: true, sections: sectionList, articles: entries))
+        }
+        let files = (count + Self.urlsPerSitemap - 1) / Self.urlsPerSitemap
+        var body = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        body += #"<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"# + "\n"
+        body += "  <sitemap><loc>\(escapeHTML(base))/sitemaps/sections.xml</loc></sitemap>\n"
+        for number in 1...max(1, files) {
+            body += "  <sitemap><loc>\(escapeHTML(base))/sitemaps/articles-\(number).xml</loc></sitemap>\n"
+        }
+        body += "</sitemapindex>\n"
+        return xml(body)
+    }
+
+    /// `sections.xml` (the front page and every section), or `articles-N.xml` (50,000 a file).
+    func sitemapFile(_ request: Request) throws -> Response {
+        let name = request.parameters["file"] ?? ""
+        let now = clock.now()
+        let base = self.base(request)
+        if name == "sections.xml" {
+            return xml(urlSet(base: base, home: true, sections: try sections.sectionsWithPublishedArticles(now: now)))
+        }
+        guard name.hasPrefix("articles-"), name.hasSuffix(".xml"),
+            let number = Int(name.dropFirst("articles-".count).dropLast(".xml".count)), number >= 1,
+            number <= 100_000
+        else { throw Self.noSuchFile }
+        let entries = try articles.sitemapEntries(
+            offset: (number - 1) * Self.urlsPerSitemap, limit: Self.urlsPerSitemap, now: now)
+        guard !entries.isEmpty else { throw Self.noSuchFile }
+        return xml(urlSet(base: base, home: false, sections: [], articles: entries))
+    }
+
+    static let noSuchFile = HTTPError(.notFound, "There is no such sitemap file.")
+
+    private func urlSet(
+        base: String, home: Bool, sections: [Section], articles: [(slug: String, lastModified: Int)] = []
+    ) -> String {
+        var body = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        body += #"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"# + "\n"
+        let root = escapeHTML(base)
+        if home { body += "  <url><loc>\(root)/</loc></url>\n" }
+        for section in sections {
+            body += "  <url><loc>\(root)\(SectionPaths.section(section.slug))</loc></url>\n"
+        }
+        for article in articles {
+            body += "  <url><loc>\(root)\(ArticlePaths.article(article.slug))</loc>"
+                + "<lastmod>\(DateText.rfc3339(article.lastModified))</lastmod></url>\n"
+        }
+        body += "</urlset>\n"
+        return body
+    }
+
+    private func xml(_ body: String) -> Response {
+        var response = Response(
+            status: .ok, headers: HTTPHeaders([("Content-Type", "application/xml; charset=utf-8")]),
+            body: Array(body.utf8))
+        cacheHeaders(&response)
+        return response
+    }
+
+    private func base(_ request: Request) -> String {
+        baseURL ?? FeedController.baseURL(fromHost: request.headers["Host"])
+    }
+
+    private func cacheHeaders(_ response: inout Response) {
+        response.headers.add("Cache-Control", baseURL == nil ? "no-store" : "public, max-age=300")
+    }
+}
