@@ -49,9 +49,10 @@ struct ArticlePage: Sendable {
     static func meta(_ article: Article) -> Views.PageMeta {
         let path = ArticlePaths.article(article.slug)
         var openGraph: [(property: String, content: String)] = [
-            ("og:type", "article"), ("og:title", article.title), ("og:description", article.summary),
-            ("og:url", path), ("article:published_time", DateText.rfc3339(article.publishedAt)),
+            ("og:type", "article"), ("og:title", article.title), ("og:url", path),
+            ("article:published_time", DateText.rfc3339(article.publishedAt)),
         ]
+        if !article.summary.isEmpty { openGraph.insert(("og:description", article.summary), at: 2) }
         if let revised = article.revisedAt, revised > article.publishedAt {
             openGraph.append(("article:modified_time", DateText.rfc3339(revised)))
         }
