@@ -61,7 +61,9 @@ let package = Package(
             dependencies: [
                 "TextSupport", "HTTP", "Mustache", "CSodium", "CSQLite", "CBrotli", "CPostgres", "CCurl", "CCmark",
             ],
-            swiftSettings: crossModuleOptimization),
+            swiftSettings: crossModuleOptimization, plugins: ["BuildInfo"]),
+        // Records the git commit a build is made from (for `herald --version`).
+        .plugin(name: "BuildInfo", capability: .buildTool()),
         // The command line; only parses arguments and calls into Herald.
         .executableTarget(name: "herald", dependencies: ["Herald"]),
 

@@ -6,6 +6,10 @@ public enum Command: Sendable, Equatable {
     case users([String])
     /// `herald comments hide|restore ID`, its words as given.
     case comments([String])
+    /// `herald backup FILE`: a consistent copy of the SQLite database.
+    case backup(file: String)
+    /// `herald --version`: the release and the commit it was built from.
+    case version
     case help
 }
 
@@ -24,6 +28,8 @@ public enum CommandLineArguments {
                herald users [--data ./data] [--database postgres://…] list | grant NAME ROLE | revoke NAME ROLE
                             | ban NAME | unban NAME | reset-link NAME   (ROLE: editor, moderator, admin)
                herald comments [--data ./data] [--database postgres://…] hide ID | restore ID
+               herald backup [--data ./data] FILE        (a consistent copy of the SQLite database, while serving)
+               herald --version
 
         environment: HERALD_HOST, HERALD_PORT, HERALD_DATA, HERALD_DATABASE_URL, HERALD_ROOT, HERALD_THREADS, HERALD_BASE_URL,
                      HERALD_HEAD_DEADLINE_SECONDS, HERALD_MAX_CONNECTIONS_PER_ADDRESS,
@@ -86,6 +92,11 @@ public enum CommandLineArguments {
         case "comments":
             guard !files.isEmpty else { throw UsageError(description: "comments needs a command: hide, restore") }
             return (.comments(files), configuration)
+        case "backup":
+            guard files.count == 1 else { throw UsageError(description: "backup needs exactly one FILE to write") }
+            return (.backup(file: files[0]), configuration)
+        case "version", "--version":
+            return (.version, configuration)
         case "help", "-h", "--help":
             return (.help, configuration)
         default:

@@ -26,6 +26,11 @@ public enum HeraldMain {
             return UsersCommand.run(words, configuration: configuration)
         case .comments(let words):
             return CommentsCommand.run(words, configuration: configuration)
+        case .backup(let file):
+            return BackupCommand.run(to: file, configuration: configuration)
+        case .version:
+            print(Version.description)
+            return 0
         }
     }
 
