@@ -15,6 +15,8 @@ public struct Router<Context>: Sendable {
     }
 
     private struct Route: Sendable {
+        /// As declared (`/articles/:slug`): what metrics name it by.
+        let pattern: String
         let method: HTTPMethod
         let segments: [Segment]
         let handler: Handler<Context>
@@ -40,7 +42,9 @@ public struct Router<Context>: Sendable {
             return .literal(String(piece))
         }
         routes.append(
-            Route(method: method, segments: segments, handler: handler, pool: pool, maxBodyBytes: maxBodyBytes))
+            Route(
+                pattern: pattern, method: method, segments: segments, handler: handler, pool: pool,
+                maxBodyBytes: maxBodyBytes))
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping Handler<Context>) {
@@ -69,6 +73,15 @@ public struct Router<Context>: Sendable {
             if Self.match(route.segments, request.pathSegments) != nil { return route.maxBodyBytes }
         }
         return nil
+    }
+
+    /// The pattern of the route that would answer `request` (`"unmatched"` when none would): a
+    /// bounded label for metrics, never the path a client sent.
+    public func pattern(for request: Request) -> String {
+        for route in routes where route.method == request.method || (request.method == .head && route.method == .get) {
+            if Self.match(route.segments, request.pathSegments) != nil { return route.pattern }
+        }
+        return "unmatched"
     }
 
     /// Finds the handler for `request` and fills in its route parameters.

@@ -21,6 +21,7 @@ public final class WorkerPool: @unchecked Sendable {
     private var waiting: [@Sendable () -> Void] = []
     /// Places promised by `reserve()` but not yet filled by `run(_:)`.
     private var reserved = 0
+    private var refusals = 0
 
     /// `niceness` lowers the pool threads' scheduling priority (Linux `nice`, 0–19), so that on a
     /// busy machine the threads serving pages run first and slow work waits.
@@ -57,9 +58,19 @@ public final class WorkerPool: @unchecked Sendable {
     public func reserve() -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        guard waiting.count + reserved < queueLimit else { return false }
+        guard waiting.count + reserved < queueLimit else {
+            refusals += 1
+            return false
+        }
         reserved += 1
         return true
+    }
+
+    /// Jobs waiting for a thread, and how many were refused (queue full) since start.
+    public var load: (queued: Int, refused: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (waiting.count + reserved, refusals)
     }
 
     /// Queues `work` in a place taken by `reserve()`.

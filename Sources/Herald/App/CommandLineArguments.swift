@@ -23,7 +23,7 @@ public enum CommandLineArguments {
         usage: herald serve [--host 127.0.0.1] [--port 8080] [--data ./data] [--database postgres://…] [--root .]
                             [--dev] [--no-demo] [--threads N] [--head-deadline SECONDS]
                             [--max-connections-per-address N] [--site-name NAME] [--site-description TEXT]
-                            [--language TAG]
+                            [--language TAG] [--metrics-port PORT]
                herald import [--data ./data] [--database postgres://…] FILE…    (Atom, RSS 2.0 or JSON Feed; '-' = stdin)
                herald users [--data ./data] [--database postgres://…] list | grant NAME ROLE | revoke NAME ROLE
                             | ban NAME | unban NAME | reset-link NAME   (ROLE: editor, moderator, admin)
@@ -33,7 +33,7 @@ public enum CommandLineArguments {
 
         environment: HERALD_HOST, HERALD_PORT, HERALD_DATA, HERALD_DATABASE_URL, HERALD_ROOT, HERALD_THREADS, HERALD_BASE_URL,
                      HERALD_HEAD_DEADLINE_SECONDS, HERALD_MAX_CONNECTIONS_PER_ADDRESS,
-                     HERALD_SITE_NAME, HERALD_SITE_DESCRIPTION, HERALD_LANGUAGE,
+                     HERALD_SITE_NAME, HERALD_SITE_DESCRIPTION, HERALD_LANGUAGE, HERALD_METRICS_TOKEN,
                      HERALD_ACCESS_LOG=off, HERALD_SECRET, HERALD_PREVIOUS_SECRETS,
                      HERALD_SMTP_URL=smtp[s]://[user:password@]host[:port], HERALD_MAIL_FROM (see README)
         """
@@ -63,6 +63,7 @@ public enum CommandLineArguments {
             case "--site-description": configuration.site.description = try SiteIdentity.checkedDescription(try value())
             case "--language": configuration.site.language = try SiteIdentity.checkedLanguage(try value())
             case "--root": configuration.rootDirectory = try value()
+            case "--metrics-port": configuration.metricsPort = try port(try value())
             case "--threads": configuration.threads = try positive(try value(), name: "--threads")
             case "--head-deadline":
                 configuration.headDeadlineSeconds = try headDeadline(try value(), name: "--head-deadline")
@@ -134,6 +135,15 @@ public enum CommandLineArguments {
         }
         if let language = environment["HERALD_LANGUAGE"], !language.isEmpty {
             configuration.site.language = try SiteIdentity.checkedLanguage(language)
+        }
+        if let token = environment["HERALD_METRICS_TOKEN"], !token.isEmpty {
+            guard token.utf8.count >= 16 else {
+                throw UsageError(description: "HERALD_METRICS_TOKEN must be at least 16 characters")
+            }
+            configuration.metricsToken = token
+        }
+        if let value = environment["HERALD_METRICS_PORT"], !value.isEmpty {
+            configuration.metricsPort = try port(value)
         }
         if environment["HERALD_ACCESS_LOG"] == "off" { configuration.accessLog = false }
         if let secret = environment["HERALD_SECRET"], !secret.isEmpty { configuration.secret = secret }

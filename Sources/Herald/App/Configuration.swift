@@ -30,6 +30,12 @@ public struct Configuration: Sendable {
     public var baseURL: String?
     /// The site's name, description and language.
     public var site = SiteIdentity()
+    /// `--metrics-port`: a second listener (on `host`) that serves only `/metrics`; nil: none.
+    public var metricsPort: Int?
+    /// `HERALD_METRICS_TOKEN`: `/metrics` on the site's own port for requests bearing it; nil: 404.
+    public var metricsToken: String?
+    /// Metrics are collected only when something can read them.
+    public var metricsEnabled: Bool { metricsPort != nil || metricsToken != nil }
     /// Log every request (one line each) to standard error.
     public var accessLog = true
     /// `HERALD_SECRET`: the signing key shared by every server of a site; nil generates one into `dataDirectory`.

@@ -13,6 +13,8 @@ public final class HeraldApp: Sendable {
     /// Sends mail (password resets) off the request path; nil without `HERALD_SMTP_URL`.
     public let mailer: Mailer?
     public let responder: Application<RequestContext>
+    /// What `/metrics` shows; nil unless `--metrics-port` or `HERALD_METRICS_TOKEN` is set.
+    public let metrics: Metrics?
 
     public init(configuration: Configuration, log: Logger) throws {
         self.configuration = configuration
@@ -92,7 +94,8 @@ public final class HeraldApp: Sendable {
 
         var router = Router<RequestContext>()
         HealthController(database: database).addRoutes(to: &router)
-        ArticlesController(pages: pages, page: articlePage, views: views, cache: PageCache(database: database))
+        let pageCache = PageCache(database: database)
+        ArticlesController(pages: pages, page: articlePage, views: views, cache: pageCache)
             .addRoutes(to: &router)
         commentsController.addRoutes(to: &router, intents: intents)
         RepliesController(comments: commentRules, views: views).addRoutes(to: &router)
@@ -128,12 +131,23 @@ public final class HeraldApp: Sendable {
         FeedController(pages: pages, views: views, baseURL: configuration.baseURL).addRoutes(to: &router)
         StaticController(files: try StaticFiles(root: configuration.publicDirectory)).addRoutes(to: &router)
 
+        let metrics = configuration.metricsEnabled ? Metrics() : nil
+        self.metrics = metrics
+        if let metrics {
+            Self.registerMetrics(
+                metrics, database: database, pageCache: pageCache, intents: intents, hashingPool: hashingPool,
+                mailer: mailer)
+            MetricsController(metrics: metrics, token: configuration.metricsToken).addRoutes(to: &router)
+        }
+        let routes = router
+
         // The order here is the order of protection: log everything, add security headers to
         // everything (error pages included), turn errors into pages, refuse malformed requests
         // before any of our code reads them, compress what goes out, then find the reader,
         // refuse cross-site POSTs before any handler runs, and carry one-shot messages.
-        let middleware: [any Middleware<RequestContext>] = [
+        let middleware: [(any Middleware<RequestContext>)?] = [
             AccessLog(log: configuration.accessLog ? log : .silent),
+            metrics.map { metrics in RequestMetrics(metrics: metrics) { routes.pattern(for: $0) } },
             SecurityHeaders(
                 contentSecurityPolicy: ContentSecurityPolicy.herald,
                 strictTransportSecurity: configuration.baseURL?.hasPrefix("https://") == true
@@ -161,6 +175,45 @@ public final class HeraldApp: Sendable {
             CrossOriginProtection(tokens: CSRFTokens(keys: keys), baseURL: configuration.baseURL),
             FlashMessages(keys: keys),
         ]
-        responder = Application(middleware: middleware, router: router) { _ in RequestContext() }
+        responder = Application(middleware: middleware.compactMap { $0 }, router: router) { _ in RequestContext() }
+    }
+
+    /// The series `/metrics` shows beyond requests: read from each part's own counters when shown.
+    private static func registerMetrics(
+        _ metrics: Metrics, database: Database, pageCache: PageCache, intents: PendingActions, hashingPool: WorkerPool,
+        mailer: Mailer?
+    ) {
+        metrics.declare("herald_page_cache_total", .counter, help: "Shared pages served from the cache (hit) or rendered (miss).")
+        metrics.gauge("herald_page_cache_total", [("result", "hit")]) { Double(pageCache.counts.hits) }
+        metrics.gauge("herald_page_cache_total", [("result", "miss")]) { Double(pageCache.counts.misses) }
+        metrics.declare("herald_database_write_seconds_total", .counter, help: "Time spent in write transactions.")
+        metrics.gauge("herald_database_write_seconds_total") { database.writeSeconds }
+        metrics.declare("herald_database_writes_total", .counter, help: "Write transactions committed.")
+        metrics.gauge("herald_database_writes_total") { Double(database.writeCount) }
+        metrics.declare("herald_hashing_queue", .gauge, help: "Password hashings waiting for a thread.")
+        metrics.gauge("herald_hashing_queue") { Double(hashingPool.load.queued) }
+        metrics.declare("herald_hashing_refused_total", .counter, help: "Logins refused (503) because the hashing queue was full.")
+        metrics.gauge("herald_hashing_refused_total") { Double(hashingPool.load.refused) }
+        metrics.declare("herald_intents_captured_total", .counter, help: "Anonymous POSTs captured for after login, by action.")
+        metrics.declare("herald_intents_performed_total", .counter, help: "Captured actions performed after login, by action.")
+        metrics.declare("herald_intents_refused_total", .counter, help: "Captured actions not performed, by reason.")
+        for name in ResumableActionName.allCases {
+            metrics.gauge("herald_intents_captured_total", [("action", name.rawValue)]) {
+                Double(intents.captured.snapshot[name.rawValue] ?? 0)
+            }
+            metrics.gauge("herald_intents_performed_total", [("action", name.rawValue)]) {
+                Double(intents.performedCount.snapshot[name.rawValue] ?? 0)
+            }
+        }
+        for reason in PendingActions.refusalReasons {
+            metrics.gauge("herald_intents_refused_total", [("reason", reason)]) {
+                Double(intents.refused.snapshot[reason] ?? 0)
+            }
+        }
+        if let mailer {
+            metrics.declare("herald_mail_total", .counter, help: "Mail sent, or given up on after every attempt.")
+            metrics.gauge("herald_mail_total", [("result", "sent")]) { Double(mailer.sent) }
+            metrics.gauge("herald_mail_total", [("result", "failed")]) { Double(mailer.failed) }
+        }
     }
 }

@@ -40,10 +40,19 @@ public enum HeraldMain {
         Signals.prepare()
         let app: HeraldApp
         let server: HTTPServer
+        var metricsServer: HTTPServer?
         do {
             app = try HeraldApp(configuration: configuration, log: log)
             server = HTTPServer(configuration: configuration.serverConfiguration, responder: app.responder, log: log)
             try server.start()
+            if let port = configuration.metricsPort, let metrics = app.metrics {
+                var listener = configuration.serverConfiguration
+                listener.port = port
+                let metricsListener = HTTPServer(
+                    configuration: listener, responder: MetricsResponder(metrics: metrics), log: log)
+                try metricsListener.start()
+                metricsServer = metricsListener
+            }
         } catch {
             printError("herald: cannot start: \(error)")
             return 1
@@ -51,10 +60,14 @@ public enum HeraldMain {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         // Unbuffered, so a parent process reading our stdout sees the line at once.
         FileHandle.standardOutput.write(Data("listening on http://\(host):\(server.port)\n".utf8))
+        if let metricsServer {
+            FileHandle.standardOutput.write(Data("metrics on http://\(host):\(metricsServer.port)/metrics\n".utf8))
+        }
 
         let signal = Signals.waitForTermination()
         log.info("received signal \(signal): finishing requests in flight")
         server.shutdown()
+        metricsServer?.shutdown()
         // Mail already queued (a reset link) gets its last try before the process goes.
         _ = app.mailer?.drain(timeout: .seconds(10))
         app.database.close()

@@ -43,6 +43,18 @@ struct IntentCodec: Sendable {
             case .expired: "expired"
             }
         }
+
+        /// The reason as a metrics label.
+        var metricLabel: String {
+            switch self {
+            case .oversized: "oversized"
+            case .malformed: "malformed"
+            case .unknownVersion: "unknown-version"
+            case .unknownKey: "unknown-key"
+            case .badSignature: "bad-signature"
+            case .expired: "expired"
+            }
+        }
     }
 
     let keys: SecretKeys

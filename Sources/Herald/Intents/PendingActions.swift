@@ -14,6 +14,15 @@ final class PendingActions: Sendable {
     private let log: Logger
     /// Every resumable action, by name; fixed when the app is built.
     private let actions: [ResumableActionName: ResumableAction]
+    /// For metrics: intents captured and performed (by action), and set aside (by reason).
+    let captured = Tally()
+    /// Every reason `refused` counts under.
+    static let refusalReasons = [
+        "unknown-action", "expired", "replayed", "parked-form-gone", "expired-text-returned", "forbidden", "oversized",
+        "malformed", "unknown-version", "unknown-key", "bad-signature",
+    ]
+    let performedCount = Tally()
+    let refused = Tally()
 
     init(
         actions: [ResumableAction], codec: IntentCodec, performed: PerformedIntentStore, parking: ParkedFormStore,
@@ -86,6 +95,7 @@ final class PendingActions: Sendable {
                 retryAfter: 60,
                 "This is too large to keep while you log in right now. Please log in first, then send it again.")
         }
+        captured.add(action.name.rawValue)
         var response = Response.redirect(to: "/login")
         response.setCookie(
             .herald(CookieNames.intent, cookie, maxAge: IntentCodec.keptSeconds, secure: context.isSecure))
@@ -100,32 +110,42 @@ final class PendingActions: Sendable {
         guard let intent = verifiedIntent(request) else { return nil }
         guard let action = ResumableActionName(rawValue: intent.action).flatMap({ actions[$0] }) else {
             log.warning("intent ignored: unknown action \(intent.action.prefix(40))")
+            refused.add("unknown-action")
             return nil
         }
         let now = clock.now()
         let stale = intent.expiresAt <= now
         // Too old to perform: only its text matters, and only for an action that can give it back.
-        if stale && action.putBack == nil { return nil }
+        if stale && action.putBack == nil {
+            refused.add("expired")
+            return nil
+        }
         guard
             try performed.markPerformed(
                 intent.id, expiresAt: intent.issuedAt + IntentCodec.keptSeconds, now: now)
         else {
             log.warning("intent ignored: already performed (replayed cookie)")
+            refused.add("replayed")
             return nil
         }
         guard let replay = try replayRequest(intent, action: action, from: request) else {
             log.warning("intent ignored: its parked form is gone (expired or already taken)")
+            refused.add("parked-form-gone")
             return nil
         }
         if stale, let putBack = action.putBack {
             // SPEC: an intent older than 15 minutes is never performed; the text goes back to its form.
+            refused.add("expired-text-returned")
             return try putBack(replay, context)
         }
         do {
             // The same handler a logged-in POST reaches (unless the action resumes otherwise):
             // every check it makes is made again.
-            return try action.resume(replay, &context)
+            let response = try action.resume(replay, &context)
+            performedCount.add(action.name.rawValue)
+            return response
         } catch let error as HTTPError where error.status == .forbidden {
+            refused.add("forbidden")
             // Not allowed for the account that logged in (SPEC: refused with 403): the caller
             // answers with the refusal, and the login itself stands.
             throw Refused(error: error, response: action.refused?(error, replay, context))
@@ -219,7 +239,10 @@ final class PendingActions: Sendable {
         case .success(let intent):
             return intent
         case .failure(let reason):
-            if logging { log.warning("intent cookie ignored: \(reason)") }
+            if logging {
+                log.warning("intent cookie ignored: \(reason)")
+                refused.add(reason.metricLabel)
+            }
             return nil
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Synchronization
 
 /// The database: SQLite in the data directory by default, or a shared PostgreSQL server for
@@ -15,6 +16,8 @@ public final class Database: Sendable {
     public let backend: Backend
     private let idle = Mutex<[ConnectionBox]>([])
     private let writes = Atomic<Int>(0)
+    /// Time spent in write transactions (waiting for the writer's turn included), for metrics.
+    private let writeMicroseconds = Atomic<Int>(0)
     private let maximumIdle: Int
     /// SQLite: how long a statement waits for another connection's lock before giving up (then: 503).
     private let busyTimeoutMilliseconds: Int32
@@ -91,9 +94,11 @@ public final class Database: Sendable {
     /// Runs `body` in one write transaction.
     @discardableResult
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        let start = monotonicMicroseconds()
         sqliteWriter?.lock()
         defer { sqliteWriter?.unlock() }
         let result = try withConnection { connection in try connection.transaction { try body(connection) } }
+        writeMicroseconds.add(Int(monotonicMicroseconds() - start), ordering: .relaxed)
         writes.add(1, ordering: .releasing)
         return result
     }
@@ -101,6 +106,9 @@ public final class Database: Sendable {
     /// Counts committed write transactions made through this process, so caches of what was read
     /// can tell that something may have changed.
     public var writeCount: Int { writes.load(ordering: .acquiring) }
+
+    /// Seconds spent in committed write transactions since start.
+    public var writeSeconds: Double { Double(writeMicroseconds.load(ordering: .relaxed)) / 1_000_000 }
 
     /// The schema version the database is at.
     public func schemaVersion() throws -> Int {

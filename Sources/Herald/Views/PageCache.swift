@@ -58,6 +58,13 @@ final class PageCache: Sendable {
 
     private let database: Database
     private let entries = Mutex<[String: Entry]>([:])
+    private let hitCount = Atomic<Int>(0)
+    private let missCount = Atomic<Int>(0)
+
+    /// Shared pages served from the cache, and rendered for it, since start.
+    var counts: (hits: Int, misses: Int) {
+        (hitCount.load(ordering: .relaxed), missCount.load(ordering: .relaxed))
+    }
 
     init(database: Database) {
         self.database = database
@@ -76,8 +83,10 @@ final class PageCache: Sendable {
         let cached = entries.withLock { $0[key] }
         let entry: Entry
         if let cached, cached.writeCount == writeCount, now - cached.renderedAt < Self.maximumAgeMicroseconds {
+            hitCount.add(1, ordering: .relaxed)
             entry = cached
         } else {
+            missCount.add(1, ordering: .relaxed)
             var markerContext = context
             markerContext.csrf = CSRFBinding(fixedToken: Self.tokenMarker)
             if context.user != nil { markerContext.user = User(id: 0, username: Self.nameMarker) }
