@@ -1,22 +1,74 @@
-/// One line per request: method, path, status, body bytes, microseconds.
-/// The query string, cookies and form values are never logged: they can hold secrets.
+import Synchronization
+import TextSupport
+
+/// One line per request: method, path, status, body bytes, microseconds — and, as fields for a
+/// JSON log, the route pattern and a request id, which is also sent back as `X-Request-Id` (a
+/// well-formed one from the proxy in front is kept, so both logs name the request alike).
+///
+/// The query string, cookies and form values are never logged: they can hold secrets. Nor is a
+/// password-reset link's token: that path is logged with the token replaced.
 public struct AccessLog<Context>: Middleware {
     private let log: Logger
+    private let routeOf: (@Sendable (Request) -> String)?
 
-    public init(log: Logger) { self.log = log }
+    public init(log: Logger, routeOf: (@Sendable (Request) -> String)? = nil) {
+        self.log = log
+        self.routeOf = routeOf
+    }
 
     public func handle(_ request: Request, context: inout Context, next: Next<Context>) throws -> Response {
         let start = monotonicMicroseconds()
-        let response: Response
+        let id = RequestID.from(request.headers["X-Request-Id"]) ?? RequestID.next()
+        var response: Response
         do {
             response = try next(request, &context)
         } catch {
-            log.info("\(request.method) \(loggable(request.path)) 500 0 \(monotonicMicroseconds() - start)us")
+            record(request, id: id, status: 500, bytes: 0, start: start)
             throw error
         }
-        log.info(
-            "\(request.method) \(loggable(request.path)) \(response.status.code) \(response.body.count) \(monotonicMicroseconds() - start)us"
-        )
+        response.headers.set("X-Request-Id", id)
+        record(request, id: id, status: response.status.code, bytes: response.body.count, start: start)
         return response
+    }
+
+    private func record(_ request: Request, id: String, status: Int, bytes: Int, start: Int64) {
+        let microseconds = monotonicMicroseconds() - start
+        let path = Self.redacted(loggable(request.path))
+        log.log(
+            .info, "\(request.method) \(path) \(status) \(bytes) \(microseconds)us",
+            fields: [
+                ("method", .text(request.method.rawValue)), ("path", .text(path)),
+                ("route", .text(routeOf?(request) ?? "")), ("status", .number(Int64(status))),
+                ("bytes", .number(Int64(bytes))), ("microseconds", .number(microseconds)), ("request_id", .text(id)),
+            ])
+    }
+
+    /// Paths that carry a secret, with the secret replaced.
+    static func redacted(_ path: String) -> String {
+        path.hasPrefix("/password/reset/") ? "/password/reset/[token]" : path
+    }
+}
+
+/// Request ids: a random prefix per process and a counter, unique across servers and restarts.
+enum RequestID {
+    private static let prefix: String = {
+        var generator = SystemRandomNumberGenerator()
+        return String(UInt32.random(in: 0...UInt32.max, using: &generator), radix: 16)
+    }()
+    private static let counter = Atomic<Int>(0)
+
+    static func next() -> String {
+        prefix + "-" + String(counter.add(1, ordering: .relaxed).newValue, radix: 16)
+    }
+
+    /// A proxy's id when it is 1–64 letters, digits, `-` or `_`; nil otherwise.
+    static func from(_ header: String?) -> String? {
+        guard let header, (1...64).contains(header.utf8.count),
+            header.utf8.allSatisfy({ byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            })
+        else { return nil }
+        return header
     }
 }

@@ -25,13 +25,28 @@ public struct Logger: Sendable {
 
     /// Receives finished lines (without the trailing newline).
     public typealias Sink = @Sendable (Level, String) -> Void
+    /// Receives a message with named fields (a request's method, route, status…); a sink that
+    /// has no use for fields writes the message alone.
+    public typealias FieldSink = @Sendable (Level, String, [(String, LogField)]) -> Void
 
     public let minimumLevel: Level
-    private let sink: Sink
+    private let sink: FieldSink
 
     public init(minimumLevel: Level = .info, sink: @escaping Sink = Logger.standardError) {
         self.minimumLevel = minimumLevel
-        self.sink = sink
+        self.sink = { level, message, _ in sink(level, message) }
+    }
+
+    public init(minimumLevel: Level = .info, fieldSink: @escaping FieldSink) {
+        self.minimumLevel = minimumLevel
+        self.sink = fieldSink
+    }
+
+    /// `message` with named fields: a JSON log writes them as keys; the text log ignores them
+    /// (its message already says what matters).
+    public func log(_ level: Level, _ message: @autoclosure () -> String, fields: [(String, LogField)]) {
+        guard level >= minimumLevel else { return }
+        sink(level, message(), fields)
     }
 
     /// A logger that drops everything (for tests that don't look at logs).
@@ -39,7 +54,7 @@ public struct Logger: Sendable {
 
     public func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= minimumLevel else { return }
-        sink(level, message())
+        sink(level, message(), [])
     }
 
     public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
@@ -56,6 +71,54 @@ public struct Logger: Sendable {
         line.append(contentsOf: message.utf8)
         line.append(UInt8(ascii: "\n"))
         line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+/// A value in a structured log line.
+public enum LogField: Sendable {
+    case text(String)
+    case number(Int64)
+}
+
+extension Logger {
+    /// One JSON object a line on standard error: `time`, `level`, `message`, then the fields.
+    public static let jsonStandardError: FieldSink = { level, message, fields in
+        var line = "{\"time\":\"" + utcTimestamp() + "\",\"level\":\"" + level.description + "\",\"message\":"
+        line += jsonString(message)
+        for (name, value) in fields {
+            line += "," + jsonString(name) + ":"
+            switch value {
+            case .text(let text): line += jsonString(text)
+            case .number(let number): line += String(number)
+            }
+        }
+        line += "}\n"
+        var bytes = Array(line.utf8)
+        bytes.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// A JSON string literal: quotes, backslashes and every control character escaped.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+                    || scalar.value == 0x2028 || scalar.value == 0x2029
+                {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
     }
 }
 

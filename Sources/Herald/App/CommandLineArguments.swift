@@ -1,3 +1,5 @@
+import HTTP
+
 /// What the command line asked for.
 public enum Command: Sendable, Equatable {
     case serve
@@ -34,7 +36,8 @@ public enum CommandLineArguments {
         environment: HERALD_HOST, HERALD_PORT, HERALD_DATA, HERALD_DATABASE_URL, HERALD_ROOT, HERALD_THREADS, HERALD_BASE_URL,
                      HERALD_HEAD_DEADLINE_SECONDS, HERALD_MAX_CONNECTIONS_PER_ADDRESS,
                      HERALD_SITE_NAME, HERALD_SITE_DESCRIPTION, HERALD_LANGUAGE, HERALD_METRICS_TOKEN,
-                     HERALD_ACCESS_LOG=off, HERALD_SECRET, HERALD_PREVIOUS_SECRETS,
+                     HERALD_ACCESS_LOG=off, HERALD_LOG_FORMAT=text|json, HERALD_LOG_LEVEL=debug|info|warning|error,
+                     HERALD_SECRET, HERALD_PREVIOUS_SECRETS,
                      HERALD_SMTP_URL=smtp[s]://[user:password@]host[:port], HERALD_MAIL_FROM (see README)
         """
 
@@ -146,6 +149,19 @@ public enum CommandLineArguments {
             configuration.metricsPort = try port(value)
         }
         if environment["HERALD_ACCESS_LOG"] == "off" { configuration.accessLog = false }
+        if let format = environment["HERALD_LOG_FORMAT"], !format.isEmpty {
+            guard let parsed = Configuration.LogFormat(rawValue: format) else {
+                throw UsageError(description: "HERALD_LOG_FORMAT must be text or json, not \(format)")
+            }
+            configuration.logFormat = parsed
+        }
+        if let level = environment["HERALD_LOG_LEVEL"], !level.isEmpty {
+            let levels: [String: Logger.Level] = ["debug": .debug, "info": .info, "warning": .warning, "error": .error]
+            guard let parsed = levels[level] else {
+                throw UsageError(description: "HERALD_LOG_LEVEL must be debug, info, warning or error, not \(level)")
+            }
+            configuration.logLevel = parsed
+        }
         if let secret = environment["HERALD_SECRET"], !secret.isEmpty { configuration.secret = secret }
         configuration.previousSecrets = (environment["HERALD_PREVIOUS_SECRETS"] ?? "").split(separator: ",").map {
             String($0)

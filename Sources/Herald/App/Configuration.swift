@@ -38,6 +38,11 @@ public struct Configuration: Sendable {
     public var metricsEnabled: Bool { metricsPort != nil || metricsToken != nil }
     /// Log every request (one line each) to standard error.
     public var accessLog = true
+    /// `HERALD_LOG_FORMAT`: `text` (a line of words) or `json` (one object a line).
+    public enum LogFormat: String, Sendable { case text, json }
+    public var logFormat = LogFormat.text
+    /// `HERALD_LOG_LEVEL`: the least severe level written.
+    public var logLevel = Logger.Level.info
     /// `HERALD_SECRET`: the signing key shared by every server of a site; nil generates one into `dataDirectory`.
     public var secret: String?
     /// `HERALD_PREVIOUS_SECRETS`: older keys still accepted for verification during a rotation.

@@ -146,7 +146,7 @@ public final class HeraldApp: Sendable {
         // before any of our code reads them, compress what goes out, then find the reader,
         // refuse cross-site POSTs before any handler runs, and carry one-shot messages.
         let middleware: [(any Middleware<RequestContext>)?] = [
-            AccessLog(log: configuration.accessLog ? log : .silent),
+            AccessLog(log: configuration.accessLog ? log : .silent) { routes.pattern(for: $0) },
             metrics.map { metrics in RequestMetrics(metrics: metrics) { routes.pattern(for: $0) } },
             SecurityHeaders(
                 contentSecurityPolicy: ContentSecurityPolicy.herald,

@@ -5,7 +5,6 @@ import HTTP
 public enum HeraldMain {
     /// Runs the command and returns the process exit status.
     public static func run(arguments: [String], environment: [String: String]) -> Int32 {
-        let log = Logger()
         let command: Command
         let configuration: Configuration
         do {
@@ -14,6 +13,10 @@ public enum HeraldMain {
             printError("herald: \(error)\n\n\(CommandLineArguments.usage)")
             return 2
         }
+        let log =
+            configuration.logFormat == .json
+            ? Logger(minimumLevel: configuration.logLevel, fieldSink: Logger.jsonStandardError)
+            : Logger(minimumLevel: configuration.logLevel)
         switch command {
         case .help:
             print(CommandLineArguments.usage)
