@@ -146,14 +146,6 @@ func allGroups(of pattern: String, in text: String) -> [[String]] {
 }
 
 extension TestApp {
-    /// The slug of the second newest article.
-    func secondSlug() throws -> String {
-        guard let slug = try app.articles.page(1, size: 2).articles.dropFirst().first?.slug else {
-            throw TestClientError("fewer than two articles")
-        }
-        return slug
-    }
-
     /// `count` top-level comments by `username` on the article, written straight into the store
     /// (setup for the pages of comments; what is tested goes through HTTP). Their ids, oldest first.
     func addTopLevelComments(_ count: Int, on slug: String, by username: String) throws -> [Int] {
@@ -172,13 +164,6 @@ extension TestApp {
         let page = try client().get("/").text
         guard let item = page.range(of: "href=\"/articles/\(slug)\"") else { return nil }
         return firstMatch(#"data-comment-count="(\d+)""#, in: String(page[item.upperBound...])).flatMap { Int($0) }
-    }
-
-    /// A logged-in moderator's browser.
-    func moderator(_ name: String = "moderator") throws -> any HTTPTestClient {
-        let client = try reader(name)
-        _ = try app.accounts.change(.moderator, of: name, granted: true)
-        return client
     }
 }
 

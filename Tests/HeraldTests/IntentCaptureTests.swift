@@ -48,10 +48,35 @@ import Testing
         let token = try reader.formToken(on: "/articles/\(slug)")
         let captured = try reader.post(
             "/articles/\(slug)/comments",
-            form: [("csrf_token", token), ("junk", Self.junk), ("body", "  Kept\r\nas typed.  "), ("parent", "x")])
+            form: [("csrf_token", token), ("junk", Self.junk), ("body", "  Kept\r\nas typed.  ")])
         #expect(captured.status == 303)
         let intent = try capturedIntent(captured)
         #expect(intent.fields == [["body", "Kept\nas typed."]])
+    }
+
+    /// A reply keeps the comment it answers, checked with the posting rules at capture: a parent
+    /// that is not a comment on the article is answered at once (422, the text kept), nothing kept.
+    @Test func aReplyKeepsItsParentAndABadParentIsAnsweredAtOnce() throws {
+        let app = try TestApp(server: false)
+        let slug = try app.firstSlug()
+        let author = app.client()
+        _ = try author.register("author")
+        let posted = try author.post(
+            "/articles/\(slug)/comments", form: [("csrf_token", try author.formToken(on: "/articles/\(slug)")), ("body", "First.")])
+        let parent = try #require(firstMatch(#"#comment-(\d+)$"#, in: posted["Location"] ?? ""))
+        let reader = app.client()
+        let token = try reader.formToken(on: "/articles/\(slug)")
+        let captured = try reader.post(
+            "/articles/\(slug)/comments", form: [("csrf_token", token), ("body", "A reply."), ("parent", parent)])
+        #expect(captured.status == 303)
+        #expect(try capturedIntent(captured).fields == [["body", "A reply."], ["parent", parent]])
+        let bad = app.client()
+        let refused = try bad.post(
+            "/articles/\(slug)/comments",
+            form: [("csrf_token", try bad.formToken(on: "/articles/\(slug)")), ("body", "Kept text."), ("parent", "x")])
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("Kept text."))
+        #expect(bad.cookies["herald_intent"] == nil)
     }
 
     @Test func anInvalidAnonymousCommentIsAnsweredAtOnceWithItsTextAndNothingKept() throws {

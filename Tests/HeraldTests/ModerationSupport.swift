@@ -45,11 +45,6 @@ func actionRows(in html: String) -> [ActionRow] {
     }
 }
 
-/// The whole element of comment `id` on an article page (`<li … id="comment-ID" …>…</li>`), or nil.
-func commentElement(_ id: Int, in html: String) -> String? {
-    firstMatch(#"(?s)(<li class="comment[^"]*" id="comment-\#(id)"[^>]*>.*?</li>)"#, in: html)
-}
-
 /// The `data-comment-count` of `slug`'s item on a front page.
 func frontCommentCount(_ slug: String, in html: String) -> Int? {
     let pattern = #"(?s)<h2 class="story-title"><a href="/articles/\#(NSRegularExpression.escapedPattern(for: slug))">.*?data-comment-count="(\d+)""#

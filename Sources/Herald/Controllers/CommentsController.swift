@@ -221,7 +221,17 @@ struct CommentsController: Sendable {
         let draft = kept.first { $0.0 == "body" }?.1 ?? ""
         switch Comments.check(draft) {
         case .valid(let text):
-            return .keep([("body", text)])
+            // A reply keeps the comment it answers, which must be answerable now; whether it still
+            // is when it is posted is checked again then (if not, the text comes back).
+            guard let parentText = kept.first(where: { $0.0 == "parent" })?.1, !parentText.isEmpty else {
+                return .keep([("body", text)])
+            }
+            guard let article = try pages.publishedArticle(ArticleRoutes.slug(request)),
+                let parent = try comments.answerable(parentText, on: article)
+            else {
+                return .refuse(try articlePage(request, context, draft: draft, error: Comments.parentGone))
+            }
+            return .keep([("body", text), ("parent", String(parent.id))])
         case .invalid(let problem):
             return .refuse(try articlePage(request, context, draft: draft, error: problem))
         }

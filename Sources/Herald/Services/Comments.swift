@@ -75,9 +75,7 @@ final class Comments: Sendable {
         var parent: Comment?
         if let parentText, !parentText.isEmpty {
             guard let found = try answerable(parentText, on: article) else {
-                return .invalidParent(
-                    article,
-                    problem: "The comment you are answering is not on this article any more. Your reply is below; post it as a comment, or copy it.")
+                return .invalidParent(article, problem: Self.parentGone)
             }
             parent = found
         }
@@ -90,6 +88,9 @@ final class Comments: Sendable {
     }
 
     var now: Int { clock.now() }
+
+    static let parentGone =
+        "The comment you are answering is not on this article (or is no longer shown). Your reply is below: post it as a comment, or copy it."
 
     func comment(id: Int) throws -> Comment? {
         try comments.comment(id: id)

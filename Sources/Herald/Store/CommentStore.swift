@@ -10,19 +10,23 @@ public final class CommentStore: Sendable {
     /// else counts as unread for them until they open their replies.
     public func add(articleID: Int, userID: Int, body: String, parent: Comment? = nil, at now: Int) throws -> Int {
         try database.write { connection in
-            let id =
-                try connection.query(
+            guard
+                let id = try connection.query(
+                    "UPDATE id_counters SET last = last + 1 WHERE name = 'comments' RETURNING last"
+                ).first?.int(0)
+            else { throw StoreError.failed("the comment id counter is missing") }
+            try connection.query(
                     """
-                    INSERT INTO comments (article_id, user_id, body, created_at, parent_id, thread_id, reply_to_user)
-                    VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
+                    INSERT INTO comments (id, article_id, user_id, body, created_at, parent_id, thread_id, reply_to_user)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [
-                        .integer(Int64(articleID)), .integer(Int64(userID)), .text(body), .integer(Int64(now)),
+                        .integer(Int64(id)), .integer(Int64(articleID)), .integer(Int64(userID)), .text(body),
+                        .integer(Int64(now)),
                         parent.map { .integer(Int64($0.id)) } ?? .null,
                         parent.map { .integer(Int64($0.threadID)) } ?? .null,
                         parent.map { .integer(Int64($0.userID)) } ?? .null,
-                    ]
-                ).first?.int(0) ?? 0
+                    ])
             if parent == nil {
                 try connection.query("UPDATE comments SET thread_id = id WHERE id = ?", [.integer(Int64(id))])
             }

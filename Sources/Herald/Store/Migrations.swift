@@ -179,7 +179,9 @@ enum Migrations {
         // a reply outlives a deleted parent, shown under "Deleted comment"), its thread (the
         // top-level comment's id, what pages of comments count) and the parent's author, whose
         // unread replies are also counted on their account (read with the session: no query more
-        // per page). Comments record when they were edited.
+        // per page). Comments record when they were edited. Comment ids come from a counter that
+        // never goes back: SQLite would give a deleted newest comment's id to the next one, and a
+        // reply form still open under the deleted comment would then answer a stranger's.
         """
         ALTER TABLE comments ADD COLUMN parent_id {int};
         ALTER TABLE comments ADD COLUMN thread_id {int};
@@ -190,6 +192,11 @@ enum Migrations {
         CREATE INDEX comments_threads ON comments (article_id, thread_id, id);
         CREATE INDEX comments_replies_to ON comments (reply_to_user, id);
         ALTER TABLE users ADD COLUMN unread_replies {int} NOT NULL DEFAULT 0;
+        CREATE TABLE id_counters (
+            name TEXT PRIMARY KEY,
+            last {int} NOT NULL
+        );
+        INSERT INTO id_counters (name, last) SELECT 'comments', coalesce(max(id), 0) FROM comments;
         """,
         // 10: search. The index differs by database (`SearchIndex`, made by its backfill): an FTS5
         // trigram table on SQLite, a pg_trgm GIN index on PostgreSQL.

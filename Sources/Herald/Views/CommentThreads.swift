@@ -35,13 +35,27 @@ struct CommentNode: Sendable {
                 addRoot(comment.id)
                 return
             }
-            // Its parent was deleted: a placeholder in the parent's place, at the top level.
-            if depths[parentID] == nil { addRoot(parentID) }
+            // Its parent was deleted: a placeholder in the parent's place — inside the conversation
+            // when the top-level comment is still there, else at the top level.
+            if depths[parentID] == nil {
+                if comment.threadID != parentID, let root = holders[comment.threadID] {
+                    addPlaceholder(parentID, under: root)
+                } else {
+                    addRoot(parentID)
+                }
+            }
             let container = holders[parentID] ?? parentID
             let depth = (depths[container] ?? 1) + 1
             depths[comment.id] = depth
             replies[container, default: []].append(comment.id)
             holders[comment.id] = depth <= CommentNode.maximumNesting ? comment.id : container
+        }
+
+        private mutating func addPlaceholder(_ id: Int, under container: Int) {
+            let depth = (depths[container] ?? 1) + 1
+            depths[id] = depth
+            replies[container, default: []].append(id)
+            holders[id] = depth <= CommentNode.maximumNesting ? id : container
         }
 
         private mutating func addRoot(_ id: Int) {
