@@ -22,7 +22,7 @@ public enum HeraldMain {
             print(CommandLineArguments.usage)
             return 0
         case .serve:
-            return serve(configuration, log: log)
+            return serve(configuration, log: log, environment: environment)
         case .importFeeds(let files):
             return FeedImportCommand.run(files: files, configuration: configuration)
         case .users(let words):
@@ -38,7 +38,7 @@ public enum HeraldMain {
     }
 
     /// Serves until SIGINT or SIGTERM, then drains requests in flight and exits 0.
-    static func serve(_ configuration: Configuration, log: Logger) -> Int32 {
+    static func serve(_ configuration: Configuration, log: Logger, environment: [String: String]) -> Int32 {
         // Before any thread exists, so that every thread inherits the blocked signals.
         Signals.prepare()
         let app: HeraldApp
@@ -66,9 +66,11 @@ public enum HeraldMain {
         if let metricsServer {
             FileHandle.standardOutput.write(Data("metrics on http://\(host):\(metricsServer.port)/metrics\n".utf8))
         }
+        SystemdNotify.send("READY=1\nSTATUS=serving on port \(server.port)", environment: environment)
 
         let signal = Signals.waitForTermination()
         log.info("received signal \(signal): finishing requests in flight")
+        SystemdNotify.send("STOPPING=1", environment: environment)
         server.shutdown()
         metricsServer?.shutdown()
         // Mail already queued (a reset link) gets its last try before the process goes.
