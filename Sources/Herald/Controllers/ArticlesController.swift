@@ -18,17 +18,7 @@ struct ArticlesController: Sendable {
         let number = try Self.pageNumber(request.query["page"])
         let copy = FrontPageCopy(page: number, loggedIn: context.user != nil)
         return try cache.response(for: copy, context: context) { context in
-            switch try pages.front(page: number) {
-            case .articles(let items, let hasOlder):
-                return try renderList(number, items, hasOlder: hasOlder, section: nil, context)
-            case .beyondTheArchive:
-                throw HTTPError(
-                    .notFound,
-                    "The front page goes back \(ArticlePages.maximumPage) pages. Older articles are still at their own addresses."
-                )
-            case .pastTheLast:
-                throw HTTPError(.notFound, "There is no page \(number): the front page has fewer articles than that.")
-            }
+            try list(number, section: nil, context)
         }
     }
 
@@ -41,17 +31,23 @@ struct ArticlesController: Sendable {
             guard let section = try pages.section(slug) else {
                 throw HTTPError(.notFound, "There is no section at this address.")
             }
-            switch try pages.front(page: number, section: section) {
-            case .articles(let items, let hasOlder):
-                return try renderList(number, items, hasOlder: hasOlder, section: section, context)
-            case .beyondTheArchive:
-                throw HTTPError(
-                    .notFound,
-                    "A section goes back \(ArticlePages.maximumPage) pages. Older articles are still at their own addresses."
-                )
-            case .pastTheLast:
-                throw HTTPError(.notFound, "There is no page \(number): the section has fewer articles than that.")
-            }
+            return try list(number, section: section, context)
+        }
+    }
+
+    /// Page `number` of the front page or of a section, or the 404 saying why there is none.
+    private func list(_ number: Int, section: Section?, _ context: RequestContext) throws -> Response {
+        let name = section == nil ? "the front page" : "the section"
+        switch try pages.front(page: number, section: section) {
+        case .articles(let items, let hasOlder):
+            return try renderList(number, items, hasOlder: hasOlder, section: section, context)
+        case .beyondTheArchive:
+            throw HTTPError(
+                .notFound,
+                "\(section == nil ? "The front page" : "A section") goes back \(ArticlePages.maximumPage) pages. "
+                    + "Older articles are still at their own addresses.")
+        case .pastTheLast:
+            throw HTTPError(.notFound, "There is no page \(number): \(name) has fewer articles than that.")
         }
     }
 
