@@ -3,7 +3,9 @@
 // sanitizer and coverage instrumentation; never part of the normal build.
 import PackageDescription
 
-let harnesses = ["FuzzForm", "FuzzCookies", "FuzzIntent", "FuzzMustache", "FuzzFeeds", "FuzzMarkdown", "FuzzMultipart"]
+let harnesses = [
+    "FuzzForm", "FuzzCookies", "FuzzIntent", "FuzzMustache", "FuzzFeeds", "FuzzMarkdown", "FuzzMultipart", "FuzzSearch",
+]
 
 let package = Package(
     name: "HeraldFuzz",

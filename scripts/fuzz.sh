@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_HARNESS=${1:-60}
-HARNESSES=(FuzzForm FuzzCookies FuzzIntent FuzzMustache FuzzFeeds FuzzMarkdown FuzzMultipart)
+HARNESSES=(FuzzForm FuzzCookies FuzzIntent FuzzMustache FuzzFeeds FuzzMarkdown FuzzMultipart FuzzSearch)
 if [ $# -gt 1 ]; then
   for harness in "${@:2}"; do
     [[ " ${HARNESSES[*]} " == *" $harness "* ]] || { echo "no harness named $harness (${HARNESSES[*]})" >&2; exit 2; }

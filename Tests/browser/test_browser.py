@@ -3,8 +3,9 @@
 
 Starts `herald serve --port 0` on a fresh data directory, drives headless Chromium (Debian's
 chromium + chromium-driver, through Selenium) through the steps below, then stops the server
-with SIGTERM and checks that it exits 0. JavaScript is switched off in the browser (and no page
-may contain a <script>): every step works with plain links and forms. A real browser sends
+with SIGTERM and checks that it exits 0. JavaScript is switched off in the browser: every step
+works with plain links and forms. The only script a page may carry is Herald's own file from
+/static/ (SPEC "Discovery"), never inline script. A real browser sends
 `Sec-Fetch-Site` with each POST, the path of Herald's cross-site check that curl and the Swift
 tests do not take; every form submission here checks, in Chromium's network log, that exactly
 one POST went out with `Sec-Fetch-Site: same-origin`.
@@ -25,6 +26,15 @@ one POST went out with `Sec-Fetch-Site: same-origin`.
   5. The same in a second browser with JavaScript switched on (it logs in first): nothing on the
      way needs script, and nothing changes when the browser could run it. Screenshots:
      editor-js-on.png, article-js-on.png.
+  6. Likes and comments in place, in a third browser with JavaScript on (SPEC "Discovery"): an
+     anonymous Like still goes to /login the ordinary way and is performed after logging in; then,
+     logged in, on another article, Like, Unlike, a comment and an empty comment all happen
+     without a page load (a marker set on `window` survives, and exactly one POST goes out each
+     time): the count and the button change, the comment appears in the list and the textarea is
+     emptied, the error appears in the comment form. A reload shows what the server kept.
+     Screenshots inplace-*-1280.png and inplace-*-390.png.
+  7. The same actions with JavaScript off, each a full page load (a flash, the 422 page with its
+     message), and a search from the header's box. Screenshots reload-*-1280.png, -390.png.
 
 Run it with scripts/browser-test.sh, which installs what it needs. It prints one line per step
 and a last line "N passed, N failed" (", N skipped" when an earlier step failed); the exit
@@ -254,6 +264,22 @@ class Session:
             url, site = posts[0]
             check(site == "same-origin", f"the POST to {url} carried Sec-Fetch-Site {site!r}, expected 'same-origin'")
 
+    def click_and_load_by_enter(self, field: WebElement) -> None:
+        """Press Enter in `field` (a GET form's only field) and wait for the next page."""
+        page = self.driver.find_element(By.TAG_NAME, "html")
+        field.send_keys("\n")
+
+        def left(_driver: webdriver.Chrome) -> bool:
+            try:
+                page.is_enabled()
+                return False
+            except WebDriverException:
+                return True
+
+        self.wait().until(left)
+        self.wait().until(lambda d: d.find_elements(By.CSS_SELECTOR, "footer.site-footer"))
+        self.assert_no_script()
+
     def posts_sent(self) -> list[tuple[str, str | None]]:
         """(URL, Sec-Fetch-Site) of each POST since the last call, from Chromium's network log.
         `requestWillBeSentExtraInfo` has the headers as sent; a redirect reuses the request id,
@@ -280,8 +306,12 @@ class Session:
         return found[0]
 
     def assert_no_script(self) -> None:
-        scripts = self.driver.find_elements(By.TAG_NAME, "script")
-        check(not scripts, f"{self.driver.current_url} has {len(scripts)} <script> element(s)")
+        """No inline script, and no script but Herald's own file from /static/ on this site."""
+        for script in self.driver.find_elements(By.TAG_NAME, "script"):
+            src = script.get_dom_attribute("src") or ""
+            check(src.startswith("/static/"), f"{self.driver.current_url} has a <script> with src {src!r}")
+            inline = (script.get_property("text") or "").strip()
+            check(not inline, f"{self.driver.current_url} has inline script {inline[:60]!r}")
 
     def screenshot(self, name: str, full_page: bool = False) -> None:
         """The viewport, or with `full_page` the whole page (through DevTools, not page script)."""
@@ -526,12 +556,203 @@ def step_newsroom_with_javascript(s: Session) -> None:
         driver.quit()
 
 
+# --- likes and comments in place (SPEC "Discovery") ---------------------------------------
+
+WIDTHS = (1280, 390)
+
+
+def screenshots_at_widths(s: Session, name: str) -> None:
+    """`name`-1280.png and `name`-390.png: the whole page at a desktop's and a phone's width."""
+    try:
+        for width in WIDTHS:
+            # Through DevTools: a window cannot be made as narrow as a phone everywhere.
+            s.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": 1000, "deviceScaleFactor": 1, "mobile": width < 600})
+            s.screenshot(f"{name}-{width}.png", full_page=True)
+    finally:
+        s.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def like_count(s: Session) -> int:
+    count = s.one("article.article [data-like-count]")
+    text, attribute = count.text.strip(), count.get_attribute("data-like-count")
+    check(text == attribute, f"the count shows {text!r} but data-like-count is {attribute!r}")
+    return int(text)
+
+
+def like_form_action(s: Session) -> str:
+    forms = s.driver.find_elements(By.CSS_SELECTOR, "form.like-form")
+    check(len(forms) == 1, f"expected one like form, found {len(forms)}")
+    return forms[0].get_attribute("action") or ""
+
+
+class StaysOnPage:
+    """Proves an action happened without a page load: a marker set on `window` and the page's
+    root element must both survive it, and exactly one POST (same-origin) must go out to `path`."""
+
+    def __init__(self, s: Session, path: str):
+        self.s, self.path = s, path
+        self.marker = secrets.token_hex(6)
+
+    def __enter__(self) -> "StaysOnPage":
+        self.s.posts_sent()  # forget earlier requests
+        self.root = self.s.driver.find_element(By.TAG_NAME, "html")
+        self.s.driver.execute_script("window.__heraldStay = arguments[0];", self.marker)
+        return self
+
+    def __exit__(self, kind, value, trace) -> None:
+        if kind is not None:
+            return
+        stayed = self.s.driver.execute_script("return window.__heraldStay || null;")
+        check(stayed == self.marker, f"the page was reloaded (the marker on window is {stayed!r})")
+        try:
+            self.root.is_enabled()
+        except WebDriverException:
+            raise StepFailed("the page was replaced (its root element is gone)")
+        posts = self.s.posts_sent()
+        check(len(posts) == 1, f"expected one POST, Chromium sent {posts}")
+        url, site = posts[0]
+        check(urlsplit(url).path == self.path, f"the POST went to {url}, expected {self.path}")
+        check(site == "same-origin", f"the POST to {url} carried Sec-Fetch-Site {site!r}")
+
+
+def comment_items_with(s: Session, text: str) -> list[WebElement]:
+    return [li for li in s.driver.find_elements(By.CSS_SELECTOR, 'ol.comment-list > li[id^="comment-"]')
+            if text in li.text]
+
+
+def step_in_place_with_javascript(s: Session) -> None:
+    assert s.work is not None
+    driver = start_browser(s.work / "chromedriver-inplace.log", javascript=True)
+    try:
+        check(javascript_runs(driver), "the third browser does not run script")
+        other = Session(driver, s.base_url, s.screenshots, username=s.username, password=s.password,
+                        herald=s.herald, data=s.data, work=s.work)
+        try:
+            in_place(other, s)
+        except (AssertionError, WebDriverException):
+            try:
+                driver.save_screenshot(str(s.screenshots / "failed-inplace.png"))
+            except WebDriverException:
+                pass
+            raise
+    finally:
+        driver.quit()
+
+
+def in_place(s: Session, first: Session) -> None:
+    # Anonymous, with script on: the Like is an ordinary form post, to /login, resumed after it.
+    slug, title = s.open_article_from_front(avoid=first.liked_slugs)
+    s.click_like_anonymously(title)
+    s.fill_account_form("/login", "Log in")
+    s.assert_liked(slug, title)
+    first.liked_slugs.append(slug)
+
+    # Logged in: another article, and every action in place.
+    slug, title = s.open_article_from_front(avoid=first.liked_slugs)
+    wait = s.wait()
+    before = like_count(s)
+    check(like_form_action(s).endswith(f"/articles/{slug}/like"), "expected the Like form")
+    with StaysOnPage(s, f"/articles/{slug}/like"):
+        s.one("form.like-form button[type=submit]").click()
+        wait.until(lambda d: like_form_action(s).endswith("/unlike"))
+        check(like_count(s) == before + 1, f"the count shows {like_count(s)}, expected {before + 1}")
+        button = s.one("form.like-form button[type=submit]").text.strip()
+        check("Unlike" in button, f"the button says {button!r} after liking")
+    screenshots_at_widths(s, "inplace-liked")
+
+    with StaysOnPage(s, f"/articles/{slug}/unlike"):
+        s.one("form.like-form button[type=submit]").click()
+        wait.until(lambda d: like_form_action(s).endswith(f"/articles/{slug}/like"))
+        check(like_count(s) == before, f"the count shows {like_count(s)} after unliking, expected {before}")
+        button = s.one("form.like-form button[type=submit]").text.strip()
+        check("Like" in button and "Unlike" not in button, f"the button says {button!r} after unliking")
+    screenshots_at_widths(s, "inplace-unliked")
+
+    text = f"Posted in place, without a reload ({secrets.token_hex(3)})."
+    s.one("form#comment-form textarea[name=body]").send_keys(text)
+    with StaysOnPage(s, f"/articles/{slug}/comments"):
+        s.one("form#comment-form button[type=submit]").click()
+        wait.until(lambda d: comment_items_with(s, text))
+        items = comment_items_with(s, text)
+        check(len(items) == 1, f"the comment appears {len(items)} times")
+        check(s.username in items[0].text, "the new comment does not show its author")
+        value = s.one("form#comment-form textarea[name=body]").get_property("value")
+        check(value == "", f"the textarea still holds {value!r}")
+    screenshots_at_widths(s, "inplace-commented")
+
+    with StaysOnPage(s, f"/articles/{slug}/comments"):
+        s.one("form#comment-form button[type=submit]").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, 'form#comment-form [role="alert"]'))
+        error = s.one('form#comment-form [role="alert"]').text.strip()
+        check("empty" in error.lower(), f"the error next to the form says {error!r}")
+        check(len(comment_items_with(s, text)) == 1, "the empty comment changed the list")
+    screenshots_at_widths(s, "inplace-comment-error")
+
+    # What the server kept: a reload shows the same.
+    s.driver.refresh()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "footer.site-footer"))
+    check(like_count(s) == before, f"after a reload the count is {like_count(s)}, expected {before}")
+    check(like_form_action(s).endswith("/like"), "after a reload the article is liked")
+    check(len(comment_items_with(s, text)) == 1, "after a reload the comment is not there once")
+
+
+def step_reloads_without_javascript(s: Session) -> None:
+    check(s.is_signed_in(), "expected to be signed in")
+    check(not javascript_runs(s.driver), "this browser runs script, but should not")
+    slug, title = s.open_article_from_front(avoid=s.liked_slugs)
+    before = like_count(s)
+
+    s.click_and_load('form.like-form button[type="submit"]', post=True)
+    check(s.path() == f"/articles/{slug}", f"Like led to {s.driver.current_url}")
+    status = s.one('[role="status"]').text.strip()
+    check(status.startswith("You liked"), f"the status message is {status!r}")
+    check(like_count(s) == before + 1 and like_form_action(s).endswith("/unlike"), "the article is not liked")
+    screenshots_at_widths(s, "reload-liked")
+
+    s.click_and_load('form.like-form button[type="submit"]', post=True)
+    status = s.one('[role="status"]').text.strip()
+    check(status.startswith("You no longer like"), f"the status message is {status!r}")
+    check(like_count(s) == before and like_form_action(s).endswith("/like"), "the article is still liked")
+    screenshots_at_widths(s, "reload-unliked")
+
+    text = f"Posted with a full page load ({secrets.token_hex(3)})."
+    s.one("form#comment-form textarea[name=body]").send_keys(text)
+    s.click_and_load("form#comment-form button[type=submit]", post=True)
+    check(s.path() == f"/articles/{slug}", f"the comment led to {s.driver.current_url}")
+    check(re.fullmatch(r"#comment-\d+", "#" + (urlsplit(s.driver.current_url).fragment or "")) is not None,
+          f"the comment did not land on its anchor: {s.driver.current_url}")
+    check(len(comment_items_with(s, text)) == 1, "the comment is not on the page once")
+    screenshots_at_widths(s, "reload-commented")
+
+    s.click_and_load("form#comment-form button[type=submit]", post=True)
+    error = s.one("form#comment-form #comment-error").text.strip()
+    check("empty" in error.lower(), f"the 422 page says {error!r}")
+    check(len(comment_items_with(s, text)) == 1, "the empty comment changed the list")
+    screenshots_at_widths(s, "reload-comment-error")
+
+    # The header's search box finds the article by a word of its title.
+    word = max(re.findall(r"\w+", title), key=len)
+    box = s.one('header form[action="/search"] input[name="q"]')
+    box.send_keys(word)
+    s.click_and_load_by_enter(box)
+    check(s.path() == "/search", f"the search box led to {s.driver.current_url}")
+    links = [urlsplit(a.get_attribute("href")).path for a in
+             s.driver.find_elements(By.CSS_SELECTOR, "ol.search-results h2.story-title a")]
+    check(f"/articles/{slug}" in links, f"searching {word!r} did not list /articles/{slug}: {links}")
+    marks = [m.text for m in s.driver.find_elements(By.CSS_SELECTOR, "ol.search-results mark")]
+    check(any(word.lower() == m.lower() for m in marks) or not marks, f"the snippets mark {marks}")
+    screenshots_at_widths(s, "search")
+
+
 STEPS = [
     ("anonymous like, then register", step_like_then_register),
     ("log out", step_log_out),
     ("anonymous like, then log in", step_like_then_log_in),
     ("editor publishes with a table, a link and an image (JavaScript off)", step_newsroom_without_javascript),
     ("the same with JavaScript on", step_newsroom_with_javascript),
+    ("likes and comments in place (JavaScript on), anonymous like resumed", step_in_place_with_javascript),
+    ("likes, comments and search with full page loads (JavaScript off)", step_reloads_without_javascript),
 ]
 
 
