@@ -544,7 +544,6 @@ import Testing
                 if response.text.contains("search-results") { fail("no words, but a results list") }
                 continue
             }
-            guard words.count <= Search.maximumWords else { continue }
             let (hits, failure) = try allSearchHits(reader, text)
             if let failure {
                 fail("a later page answered \(failure.status)")

@@ -6,9 +6,8 @@ import Mustache
 final class Search: Sendable {
     static let pageSize = 20
     static let maximumPage = 50
+    /// Also what bounds the number of words (at most 100), each one more condition on a row.
     static let maximumQueryCharacters = 200
-    /// Words beyond this many are not searched for (each one narrows the results further).
-    static let maximumWords = 12
 
     enum Outcome: Sendable, Equatable {
         /// No words: the search form alone.
@@ -49,7 +48,7 @@ final class Search: Sendable {
     }
 
     /// The query's words: split on whitespace, each kept whole (punctuation included), without
-    /// repeats, at most `maximumWords`.
+    /// repeats. Every one counts: an article must hold them all.
     static func words(of query: String) -> [String] {
         var seen: Set<String> = []
         var words: [String] = []
@@ -59,7 +58,6 @@ final class Search: Sendable {
                 seen.insert(text.lowercased()).inserted
             else { continue }
             words.append(text)
-            if words.count == maximumWords { break }
         }
         return words
     }
