@@ -23,6 +23,7 @@ test: deps
 	swift test --skip-build --parallel
 	./scripts/test-postgres.sh
 	HERALD_BINARY=.build/debug/herald python3 Tests/cluster/test_cluster.py
+	./scripts/ops-test.sh --no-build
 	python3 Benchmarks/hostile.py --binary .build/debug/herald --seconds 1.5
 	./scripts/browser-test.sh --no-build
 	./scripts/fuzz.sh 3

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Article page and like+unlike throughput with 1, 2 and 3 Herald nodes on PostgreSQL behind nginx,
 # next to one node on SQLite, on this machine (loopback only; each run bounded). Appends a table to
-# Benchmarks/RESULTS.md.
+# Benchmarks/RESULTS.md. nginx (scripts/cluster.sh) runs deploy/nginx.conf, so those rows are over
+# HTTPS (TLS ends at nginx; wrk does not verify the certificate, curl checks it against the
+# cluster's own); the SQLite row is plain HTTP, straight to the node.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -47,7 +49,9 @@ kill -TERM $SQLITE_PID; wait $SQLITE_PID || true
 
 for nodes in 1 2 3; do
   urls=$(HERALD_PASSWORD_COST=minimum scripts/cluster.sh start "$WORK/c" "$nodes")
-  run_scenarios "$nodes node(s), PostgreSQL, via nginx" "$(echo "$urls" | head -1)"
+  # The balancer's certificate is self-signed (scripts/cluster.sh): curl trusts it alone.
+  CURL_CA_BUNDLE=$WORK/c/conf/herald-cert.pem run_scenarios "$nodes node(s), PostgreSQL, via nginx (HTTPS)" \
+    "$(echo "$urls" | head -1)"
   scripts/cluster.sh stop "$WORK/c" >/dev/null
   rm -rf "$WORK/c"
 done

@@ -4,11 +4,16 @@
   flows.py flow  BASE SECONDS THREADS    anonymous like -> login -> liked article; prints flows/s
   flows.py login BASE SECONDS THREADS    logs in continuously (argon2id each time); prints logins/s
 
-Each thread uses its own account (created first) and keeps its own cookie jar.
+Each thread uses its own account (created first) and keeps its own cookie jar. BASE may be
+https://…: the certificate is verified against HERALD_CA_FILE when set (scripts/cluster.sh's
+DIR/conf/herald-cert.pem), else against the system's certificates.
 """
+import functools
 import http.client
+import os
 import re
 import secrets
+import ssl
 import sys
 import threading
 import time
@@ -33,13 +38,35 @@ def multipart(fields, files):
     return b"".join(parts), f"multipart/form-data; boundary={boundary}"
 
 
+@functools.lru_cache(maxsize=None)
+def tls_context(cafile=None):
+    """What an HTTPS Client verifies the server against: `cafile` (a PEM certificate, e.g. the
+    cluster's self-signed one), else the system's certificates. One context per file, shared."""
+    return ssl.create_default_context(cafile=cafile)
+
+
 class Client:
-    def __init__(self, host, port):
-        self.host, self.port = host, port
+    def __init__(self, host, port, scheme="http", context=None):
+        """A browser talking to host:port; with scheme "https", over TLS verified with `context`
+        (an ssl.SSLContext; default: tls_context(HERALD_CA_FILE))."""
+        self.host, self.port, self.scheme = host, port, scheme
+        self.context = context if context is not None or scheme != "https" \
+            else tls_context(os.environ.get("HERALD_CA_FILE") or None)
         self.cookies = {}
-        self.conn = http.client.HTTPConnection(host, port, timeout=30)
+        self.conn = self._connect()
         # The last response's headers (name, value) and undecoded body, for images and caching headers.
         self.last_headers, self.last_body = [], b""
+
+    @classmethod
+    def for_url(cls, url, context=None):
+        """A Client for `url`'s scheme, host and port (its path is ignored)."""
+        parsed = urllib.parse.urlparse(url)
+        return cls(parsed.hostname, parsed.port or (443 if parsed.scheme == "https" else 80), parsed.scheme, context)
+
+    def _connect(self):
+        if self.scheme == "https":
+            return http.client.HTTPSConnection(self.host, self.port, timeout=30, context=self.context)
+        return http.client.HTTPConnection(self.host, self.port, timeout=30)
 
     def request(self, method, path, form=None, files=None, headers=None):
         """(status, Location, body text). `form` goes urlencoded, or with `files` (see multipart)
@@ -58,7 +85,7 @@ class Client:
             response = self.conn.getresponse()
         except (http.client.HTTPException, OSError):
             self.conn.close()
-            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+            self.conn = self._connect()
             self.conn.request(method, path, body=body, headers=headers)
             response = self.conn.getresponse()
         raw = response.read()
@@ -84,16 +111,14 @@ class Client:
 
 def main():
     mode, base, seconds, threads = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
-    url = urllib.parse.urlparse(base)
-    host, port = url.hostname, url.port
-    articles = ARTICLE.findall(Client(host, port).request("GET", "/")[2])
+    articles = ARTICLE.findall(Client.for_url(base).request("GET", "/")[2])
     counts = [0] * threads
     errors = []
     password = "bench-pass-phrase-1"
 
     def worker(index):
         name = f"bench{index}x{int(time.time() * 1000) % 100000}"
-        setup = Client(host, port)
+        setup = Client.for_url(base)
         status, _, _ = setup.request("POST", "/register", {"csrf_token": setup.token("/register"),
                                                           "username": name, "password": password})
         if status != 303:
@@ -102,7 +127,7 @@ def main():
         deadline = time.time() + seconds
         n = 0
         while time.time() < deadline:
-            client = Client(host, port)
+            client = Client.for_url(base)
             if mode == "flow":
                 article = articles[n % len(articles)]
                 token = client.token(article)

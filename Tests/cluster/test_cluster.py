@@ -2,14 +2,23 @@
 """Several Herald nodes on one PostgreSQL database behind nginx (scripts/cluster.sh), driven
 like browsers: what one node starts, another finishes. Loopback only, bounded.
 
-  python3 Tests/cluster/test_cluster.py     # starts and stops its own cluster
+nginx runs the repository's deploy/nginx.conf as it is, over HTTPS with a self-signed
+certificate that every HTTPS request here is verified against; the nodes themselves are reached
+over plain HTTP. The deployment is checked too: Secure cookies, Strict-Transport-Security, HTTP/2,
+static files served by nginx itself, nginx's request id reaching Herald.
+
+  python3 Tests/cluster/test_cluster.py     # starts and stops its own cluster (and removes it,
+                                            # unless HERALD_KEEP_CLUSTER=1: then its logs stay)
 """
 import hashlib
 import html
 import os
 import random
 import re
+import shutil
 import signal
+import socket
+import ssl
 import struct
 import subprocess
 import sys
@@ -21,7 +30,7 @@ import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "Benchmarks", "lib"))
-from flows import Client  # noqa: E402  (the benchmarks' small cookie-jar client)
+from flows import Client, tls_context  # noqa: E402  (the benchmarks' small cookie-jar client)
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]*)"')
 ARTICLE = re.compile(r'href="/articles/([^"]+)"')
@@ -34,11 +43,13 @@ PASSWORD = "cluster-pass-phrase"
 # The database scripts/cluster.sh makes (its PG_PORT), which `herald users --database` reaches too.
 DATABASE = "postgres://herald@127.0.0.1:55433/herald"
 results = []
+# scripts/cluster.sh's self-signed certificate (DIR/conf/herald-cert.pem), set once the cluster is up.
+CERTIFICATE = None
 
 
 def client(url):
-    parsed = urllib.parse.urlparse(url)
-    return Client(parsed.hostname, parsed.port)
+    """A new browser for `url`: HTTPS (the balancer) is verified against the cluster's certificate."""
+    return Client.for_url(url, tls_context(CERTIFICATE) if url.startswith("https:") else None)
 
 
 def move(jar, url):
@@ -66,12 +77,16 @@ def herald_binary():
     return binary if os.path.isabs(binary) else os.path.join(ROOT, binary)
 
 
-def tiny_png(width, height):
-    """A valid RGB PNG (IHDR, one IDAT, IEND, correct CRCs), made here so no file is needed."""
+def tiny_png(width, height, noise=False):
+    """A valid RGB PNG (IHDR, one IDAT, IEND, correct CRCs), made here so no file is needed;
+    with `noise`, random pixels (which do not compress: the file is about 3 bytes a pixel)."""
     def chunk(kind, data):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-    rows = b"".join(b"\x00" + bytes(v for x in range(width) for v in (40 * x % 256, 90 * y % 256, 200))
-                    for y in range(height))
+    if noise:
+        rows = b"".join(b"\x00" + os.urandom(3 * width) for _ in range(height))
+    else:
+        rows = b"".join(b"\x00" + bytes(v for x in range(width) for v in (40 * x % 256, 90 * y % 256, 200))
+                        for y in range(height))
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
@@ -111,7 +126,87 @@ def article_fields(token, title, body, action, section="World News", **extra):
     return fields
 
 
+def set_cookies(c):
+    """The Set-Cookie headers of `c`'s last response."""
+    return [v for k, v in c.last_headers if k.lower() == "set-cookie"]
+
+
+def check_deployment(balancer, nodes):
+    """What deploy/nginx.conf and HERALD_TRUST_PROXY/HERALD_BASE_URL give over HTTPS."""
+    host, port = urllib.parse.urlparse(balancer).hostname, urllib.parse.urlparse(balancer).port
+
+    # Every HTTPS request in this test verifies nginx's certificate; one that does not trust it fails.
+    try:
+        Client.for_url(balancer, ssl.create_default_context()).request("GET", "/healthz")
+        untrusted = "accepted"
+    except ssl.SSLCertVerificationError:
+        untrusted = "refused"
+    except Exception as error:  # noqa: BLE001
+        untrusted = f"other error {error!r}"
+    anonymous = client(balancer)
+    status, _, page = anonymous.request("GET", "/register")
+    check("the balancer speaks HTTPS with the cluster's certificate (and refuses clients that do not trust it)",
+          status == 200 and "csrf_token" in page and untrusted == "refused", f"GET /register {status}; {untrusted}")
+
+    hsts = anonymous.header("Strict-Transport-Security") or ""
+    check("Strict-Transport-Security is sent over HTTPS", "max-age=" in hsts, f"{hsts!r}")
+    csrf_cookie = set_cookies(anonymous)
+    reader = client(balancer)
+    status, _, _ = reader.request("POST", "/register", {"csrf_token": reader.token("/register"),
+                                                        "username": "secure1", "password": PASSWORD})
+    session_cookie = [v for v in set_cookies(reader) if v.startswith("herald_session=")]
+    secure = lambda value: "secure" in [a.strip().lower() for a in value.split(";")[1:]]  # noqa: E731
+    check("Set-Cookie carries Secure (the anonymous form cookie and the session)",
+          status == 303 and csrf_cookie and session_cookie and all(secure(v) for v in csrf_cookie + session_cookie),
+          f"register {status}; {csrf_cookie + session_cookie}")
+
+    # nginx's $request_id reaches Herald (proxy_set_header X-Request-Id), which keeps it and sends it back.
+    reader.request("GET", "/")
+    request_id = reader.header("X-Request-Id") or ""
+    check("nginx's request id reaches Herald and comes back as X-Request-Id",
+          re.fullmatch(r"[0-9a-f]{32}", request_id), f"X-Request-Id {request_id!r}")
+
+    # HTTP/2: offered by ALPN, and (with curl) spoken.
+    context = ssl.create_default_context(cafile=CERTIFICATE)
+    context.set_alpn_protocols(["h2", "http/1.1"])
+    with socket.create_connection((host, port), timeout=10) as raw:
+        with context.wrap_socket(raw, server_hostname=host) as tls:
+            alpn = tls.selected_alpn_protocol()
+    curl = shutil.which("curl")
+    spoken = None
+    if curl:
+        spoken = subprocess.run([curl, "-sS", "--http2", "-I", "--cacert", CERTIFICATE, balancer + "/"],
+                                capture_output=True, text=True, timeout=30)
+    check("HTTP/2 is offered (ALPN h2)" + (", and curl --http2 -I gets HTTP/2 200" if curl else " (no curl here)"),
+          alpn == "h2" and (spoken is None or spoken.stdout.startswith("HTTP/2 200")),
+          f"ALPN {alpn!r}; curl {spoken and (spoken.stdout[:60] + spoken.stderr[:200])!r}")
+
+    # Static files come from Public/ through nginx itself: Herald never sees the request.
+    css = client(balancer)
+    status, _, _ = css.request("GET", "/static/css/herald.css")
+    with open(os.path.join(ROOT, "Public", "css", "herald.css"), "rb") as f:
+        expected = f.read()
+    # nginx's `expires 1h` and `add_header Cache-Control "public"` make two headers.
+    cache_control = ", ".join(v for k, v in css.last_headers if k.lower() == "cache-control")
+    # Herald's own /static/ answer would carry its X-Request-Id and Content-Security-Policy.
+    check("/static/css/herald.css is served by nginx (Server: nginx, text/css, the file's bytes, no Herald headers)",
+          status == 200 and (css.header("Server") or "").startswith("nginx")
+          and (css.header("Content-Type") or "").startswith("text/css") and css.last_body == expected
+          and css.header("X-Request-Id") is None and css.header("Content-Security-Policy") is None
+          and "max-age=3600" in cache_control,
+          f"{status} Server {css.header('Server')!r} Content-Type {css.header('Content-Type')!r} "
+          f"{len(css.last_body)} of {len(expected)} bytes, X-Request-Id {css.header('X-Request-Id')!r}, "
+          f"Cache-Control {cache_control!r}")
+
+    # The nodes themselves stay plain HTTP.
+    direct = client(nodes[0])
+    status = direct.request("GET", "/healthz")[0]
+    check("the nodes answer plain HTTP directly", nodes[0].startswith("http://") and status == 200,
+          f"{nodes[0]} {status}")
+
+
 def main():
+    global CERTIFICATE
     work = tempfile.mkdtemp(prefix="herald-cluster-")
     env = dict(os.environ, HERALD_PASSWORD_COST="minimum")
     started = subprocess.run([os.path.join(ROOT, "scripts", "cluster.sh"), "start", work + "/c", "3"],
@@ -120,7 +215,10 @@ def main():
         print(started.stdout, started.stderr)
         return 1
     balancer, *nodes = started.stdout.split()
+    CERTIFICATE = os.path.join(work, "c", "conf", "herald-cert.pem")
     try:
+        check_deployment(balancer, nodes)
+
         front = client(balancer).request("GET", "/")[2]
         slugs = ARTICLE.findall(front)
 
@@ -305,6 +403,30 @@ def main():
               all(s == (200, True, f'"{digest}"', "public, max-age=31536000, immutable") for s in served[0::2])
               and all(s == (304,) for s in served[1::2]), f"{served}")
 
+        # 4d'. Through nginx both ways: a save of 100,000 characters and a 1.8 MB image (more than nginx's
+        # 1 MiB body buffer: nginx takes the whole upload into a temporary file before passing it on), then
+        # the edit page, larger than nginx's proxy buffers.
+        via = move(on_one, balancer)
+        page = via.request("GET", draft_path)[2]
+        big = tiny_png(1000, 600, noise=True)
+        big_digest = hashlib.sha256(big).hexdigest()
+        marker = "THROUGH-NGINX-" + os.urandom(6).hex()
+        big_body = long_text(100_000, marker)
+        status, location, _ = via.request(
+            "POST", draft_path,
+            article_fields(TOKEN.search(page).group(1), "Embargoed budget plans", big_body, "save", image_alt="Noise"),
+            files={"image": ("noise.png", "image/png", big)})
+        status_page, _, page = via.request("GET", draft_path)
+        kept = BODY.search(page)
+        kept = html.unescape(kept.group(1)) if kept else ""
+        image = IMAGE.search(page)
+        status_image = via.request("GET", f"/media/{big_digest}.png")[0]
+        check(f"a {len(big) / 1e6:.1f} MB image and 100,000 characters saved through nginx, and the page shown back",
+              len(big) > 1 << 20 and status == 303 and status_page == 200 and kept == big_body
+              and image and image.group(1) == big_digest and status_image == 200 and via.last_body == big,
+              f"POST {status} {location}; page {status_page}, text {len(kept)} of {len(big_body)}, "
+              f"image {image and image.groups()}; GET image {status_image} {len(via.last_body)} bytes")
+
         # 4e. Moderation across nodes. A moderator is made on the command line; a comment hidden on node 1
         # leaves node 2's and node 3's anonymous article pages (and their front pages' counts) within 3 s,
         # though both were loaded first, so cached (each node trusts writes it did not see for at most 1 s).
@@ -397,6 +519,8 @@ def main():
         check(f"all {len(acknowledged)} acknowledged likes survive the kill", acknowledged and not lost, f"lost {lost[:3]}")
     finally:
         subprocess.run([os.path.join(ROOT, "scripts", "cluster.sh"), "stop", work + "/c"], timeout=120)
+        if os.environ.get("HERALD_KEEP_CLUSTER") != "1":
+            shutil.rmtree(work, ignore_errors=True)
     passed = sum(1 for _, ok in results if ok)
     print(f"{passed} passed, {len(results) - passed} failed")
     return 0 if passed == len(results) else 1
