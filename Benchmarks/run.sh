@@ -188,7 +188,7 @@ row() { # name rounds
 }
 {
   echo
-  echo "## Herald vs nginx: $(date -u +%Y-%m-%d) — commit $(git rev-parse --short HEAD), $(nproc) cores, wrk -t1 beside the server, c=$C unless noted, $ROUNDS rounds of $DURATION"
+  echo "## Herald vs nginx: $(date -u +%Y-%m-%d) — commit $(git rev-parse --short HEAD), $(nproc) cores, wrk -t1 beside the server, c=$C unless noted, $ROUNDS rounds of $DURATION${HERALD_METRICS_TOKEN:+, metrics on (HERALD_METRICS_TOKEN set)}"
   echo
   echo "| scenario | req/s | p50 ms | p99 ms (worst round) | of nginx |"
   echo "|---|---|---|---|---|"

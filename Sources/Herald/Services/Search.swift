@@ -63,34 +63,67 @@ final class Search: Sendable {
     }
 }
 
-/// A snippet for a search result: up to ~240 characters around the first match, every match
-/// marked, everything escaped.
+/// A snippet for a search result: about 240 bytes of text around the first match, every match
+/// marked, everything escaped. Works on UTF-8 bytes with ASCII case folding (Foundation's
+/// case-insensitive search, bridged on Linux, made snippets most of a search's time).
 enum SearchSnippet {
-    static let radius = 100
+    static let before = 100
+    static let length = 240
 
     static func html(in text: String, words: [String]) -> String {
-        let flat = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
-        let first = words.compactMap { flat.range(of: $0, options: [.caseInsensitive]) }.min {
-            $0.lowerBound < $1.lowerBound
+        let flat = collapsedWhitespace(Array(text.utf8))
+        let folded = flat.map(asciiLower)
+        let needles = words.map { Array($0.utf8).map(asciiLower) }.filter { !$0.isEmpty }
+        let first = needles.compactMap { ByteSearch.offsets(of: $0, in: folded).first }.min() ?? 0
+        let start = boundary(flat, atOrAfter: max(0, first - before))
+        let end = boundary(flat, atOrAfter: min(flat.count, start + length))
+        // Every match in the window, earliest first (the longer word when two start together).
+        var matches: [(start: Int, end: Int)] = []
+        let window = Array(folded[start..<end])
+        for needle in needles {
+            for offset in ByteSearch.offsets(of: needle, in: window) {
+                matches.append((start + offset, start + offset + needle.count))
+            }
         }
-        let start =
-            first.map { flat.index($0.lowerBound, offsetBy: -radius, limitedBy: flat.startIndex) ?? flat.startIndex }
-            ?? flat.startIndex
-        let end = flat.index(start, offsetBy: 2 * radius + 40, limitedBy: flat.endIndex) ?? flat.endIndex
-        let window = String(flat[start..<end])
-        var html = start > flat.startIndex ? "…" : ""
-        var position = window.startIndex
-        while position < window.endIndex {
-            let next = words.compactMap {
-                window.range(of: $0, options: [.caseInsensitive], range: position..<window.endIndex)
-            }.min { $0.lowerBound < $1.lowerBound || ($0.lowerBound == $1.lowerBound && $0.upperBound > $1.upperBound) }
-            guard let match = next else { break }
-            html += escapeHTML(String(window[position..<match.lowerBound]))
-            html += "<mark>" + escapeHTML(String(window[match])) + "</mark>"
-            position = match.upperBound
+        matches.sort { $0.start < $1.start || ($0.start == $1.start && $0.end > $1.end) }
+        var html = start > 0 ? "…" : ""
+        var position = start
+        for match in matches where match.start >= position {
+            let matchEnd = boundary(flat, atOrAfter: min(match.end, end))
+            html += escapeHTML(String(decoding: flat[position..<match.start], as: UTF8.self))
+            html += "<mark>" + escapeHTML(String(decoding: flat[match.start..<matchEnd], as: UTF8.self)) + "</mark>"
+            position = matchEnd
         }
-        html += escapeHTML(String(window[position...]))
-        if end < flat.endIndex { html += "…" }
+        html += escapeHTML(String(decoding: flat[position..<end], as: UTF8.self))
+        if end < flat.count { html += "…" }
         return html
+    }
+
+    private static func asciiLower(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte + 32 : byte
+    }
+
+    /// Runs of ASCII whitespace as one space.
+    private static func collapsedWhitespace(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var inSpace = false
+        for byte in bytes {
+            if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                if !inSpace && !out.isEmpty { out.append(0x20) }
+                inSpace = true
+            } else {
+                out.append(byte)
+                inSpace = false
+            }
+        }
+        return out
+    }
+
+    /// The first index at or after `index` that starts a character (not a UTF-8 continuation byte).
+    private static func boundary(_ bytes: [UInt8], atOrAfter index: Int) -> Int {
+        var index = index
+        while index < bytes.count && bytes[index] & 0xC0 == 0x80 { index += 1 }
+        return index
     }
 }
