@@ -75,6 +75,9 @@ public struct Router<Context>: Sendable {
         return nil
     }
 
+    /// Every route's pattern, in the order they were added (duplicates for GET and POST kept).
+    public var patterns: [String] { routes.map(\.pattern) }
+
     /// The pattern of the route that would answer `request` (`"unmatched"` when none would): a
     /// bounded label for metrics, never the path a client sent.
     public func pattern(for request: Request) -> String {

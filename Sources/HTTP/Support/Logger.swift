@@ -31,22 +31,28 @@ public struct Logger: Sendable {
 
     public let minimumLevel: Level
     private let sink: FieldSink
+    /// Whether the sink writes fields: only then are they worked out.
+    private let wantsFields: Bool
 
     public init(minimumLevel: Level = .info, sink: @escaping Sink = Logger.standardError) {
         self.minimumLevel = minimumLevel
         self.sink = { level, message, _ in sink(level, message) }
+        self.wantsFields = false
     }
 
     public init(minimumLevel: Level = .info, fieldSink: @escaping FieldSink) {
         self.minimumLevel = minimumLevel
         self.sink = fieldSink
+        self.wantsFields = true
     }
 
     /// `message` with named fields: a JSON log writes them as keys; the text log ignores them
-    /// (its message already says what matters).
-    public func log(_ level: Level, _ message: @autoclosure () -> String, fields: [(String, LogField)]) {
+    /// (its message already says what matters) and they are never worked out.
+    public func log(
+        _ level: Level, _ message: @autoclosure () -> String, fields: @autoclosure () -> [(String, LogField)]
+    ) {
         guard level >= minimumLevel else { return }
-        sink(level, message(), fields)
+        sink(level, message(), wantsFields ? fields() : [])
     }
 
     /// A logger that drops everything (for tests that don't look at logs).

@@ -26,6 +26,9 @@ public final class Metrics: Sendable {
     }
 
     private let families = Mutex<[String: Family]>([:])
+    /// The per-route request series (`RequestMetrics`), shown first.
+    private let requestSeries = Mutex<[RouteSeries]>([])
+
     /// Gauges read when the metrics are shown (queue depths), by name and labels.
     private let readers = Mutex<[(name: String, labels: String, read: @Sendable () -> Double)]>([])
 
@@ -74,11 +77,23 @@ public final class Metrics: Sendable {
         readers.withLock { $0.append((name, key, read)) }
     }
 
+    func register(requestSeries series: [RouteSeries]) {
+        requestSeries.withLock { $0 = series }
+    }
+
     /// Every series, in the Prometheus text format.
     public func exposition() -> String {
         for reader in readers.withLock({ $0 }) { set(reader.name, raw: reader.labels, reader.read()) }
         let snapshot = families.withLock { $0 }
         var text = ""
+        let routes = requestSeries.withLock { $0 }
+        if !routes.isEmpty {
+            let lines = routes.map { $0.lines() }
+            text += "# HELP herald_http_requests_total Requests answered, by route pattern and status.\n"
+            text += "# TYPE herald_http_requests_total counter\n" + lines.map(\.requests).joined()
+            text += "# HELP herald_http_request_duration_seconds Time to answer a request, by route pattern.\n"
+            text += "# TYPE herald_http_request_duration_seconds histogram\n" + lines.map(\.duration).joined()
+        }
         for name in snapshot.keys.sorted() {
             guard let family = snapshot[name] else { continue }
             text += "# HELP \(name) \(family.help)\n# TYPE \(name) \(family.kind.rawValue)\n"
@@ -108,18 +123,20 @@ public final class Metrics: Sendable {
 
     /// `a="x",b="y"`, values escaped as the format requires.
     private static func labelText(_ labels: [(String, String)]) -> String {
-        labels.map { name, value in
-            var escaped = ""
-            for character in value {
-                switch character {
-                case "\\": escaped += "\\\\"
-                case "\"": escaped += "\\\""
-                case "\n": escaped += "\\n"
-                default: escaped.append(character)
-                }
+        labels.map { name, value in "\(name)=\"\(escapedLabelValue(value))\"" }.joined(separator: ",")
+    }
+
+    static func escapedLabelValue(_ value: String) -> String {
+        var escaped = ""
+        for character in value {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case "\n": escaped += "\\n"
+            default: escaped.append(character)
             }
-            return "\(name)=\"\(escaped)\""
-        }.joined(separator: ",")
+        }
+        return escaped
     }
 
     private static func number(_ value: Double) -> String {
@@ -127,29 +144,77 @@ public final class Metrics: Sendable {
     }
 }
 
+/// One route's request counts (by status) and latency histogram. Each route has its own lock,
+/// taken once per request, and nothing is built per request but the update itself.
+public final class RouteSeries: Sendable {
+    private struct State {
+        var statuses: [Int: Int] = [:]
+        var buckets = [Int](repeating: 0, count: Metrics.latencyBuckets.count)
+        var sum = 0.0
+        var count = 0
+    }
+
+    let route: String
+    private let state = Mutex(State())
+
+    init(route: String) {
+        self.route = route
+    }
+
+    func record(status: Int, seconds: Double) {
+        let bucket = Metrics.latencyBuckets.firstIndex { seconds <= $0 }
+        state.withLock { state in
+            state.statuses[status, default: 0] += 1
+            if let bucket { state.buckets[bucket] += 1 }
+            state.sum += seconds
+            state.count += 1
+        }
+    }
+
+    /// The route's lines of the two families.
+    func lines() -> (requests: String, duration: String) {
+        let snapshot = state.withLock { $0 }
+        let label = "route=\"" + Metrics.escapedLabelValue(route) + "\""
+        var requests = ""
+        for (status, count) in snapshot.statuses.sorted(by: { $0.key < $1.key }) {
+            requests += "herald_http_requests_total{\(label),status=\"\(status)\"} \(count)\n"
+        }
+        guard snapshot.count > 0 else { return (requests, "") }
+        var duration = ""
+        var cumulative = 0
+        for (index, bound) in Metrics.latencyBuckets.enumerated() {
+            cumulative += snapshot.buckets[index]
+            duration += "herald_http_request_duration_seconds_bucket{\(label),le=\"\(bound)\"} \(cumulative)\n"
+        }
+        duration += "herald_http_request_duration_seconds_bucket{\(label),le=\"+Inf\"} \(snapshot.count)\n"
+        duration += "herald_http_request_duration_seconds_sum{\(label)} \(snapshot.sum)\n"
+        duration += "herald_http_request_duration_seconds_count{\(label)} \(snapshot.count)\n"
+        return (requests, duration)
+    }
+}
+
 /// Counts every request by the route pattern that answered it (never the raw path) and its
-/// status, and times it per route.
+/// status, and times it per route. The series for every route exist from the start, so a request
+/// finds its own with one dictionary lookup and updates it under that route's lock alone.
 public struct RequestMetrics<Context>: Middleware {
-    private let metrics: Metrics
+    private let series: [String: RouteSeries]
+    private let unmatched: RouteSeries
     private let routeOf: @Sendable (Request) -> String
 
-    public init(metrics: Metrics, routeOf: @escaping @Sendable (Request) -> String) {
-        self.metrics = metrics
+    public init(metrics: Metrics, routes: [String], routeOf: @escaping @Sendable (Request) -> String) {
+        var series: [String: RouteSeries] = [:]
+        for route in routes + ["unmatched"] { series[route] = series[route] ?? RouteSeries(route: route) }
+        self.series = series
+        self.unmatched = series["unmatched"] ?? RouteSeries(route: "unmatched")
         self.routeOf = routeOf
-        metrics.declare("herald_http_requests_total", .counter, help: "Requests answered, by route pattern and status.")
-        metrics.declare(
-            "herald_http_request_duration_seconds", .histogram, help: "Time to answer a request, by route pattern.")
+        metrics.register(requestSeries: series.values.sorted { $0.route < $1.route })
     }
 
     public func handle(_ request: Request, context: inout Context, next: Next<Context>) throws -> Response {
         let start = monotonicMicroseconds()
-        let route = routeOf(request)
+        let routeSeries = series[routeOf(request)] ?? unmatched
         var status = 500
-        defer {
-            let seconds = Double(monotonicMicroseconds() - start) / 1_000_000
-            metrics.add("herald_http_requests_total", [("route", route), ("status", String(status))])
-            metrics.observe("herald_http_request_duration_seconds", [("route", route)], seconds)
-        }
+        defer { routeSeries.record(status: status, seconds: Double(monotonicMicroseconds() - start) / 1_000_000) }
         let response = try next(request, &context)
         status = response.status.code
         return response

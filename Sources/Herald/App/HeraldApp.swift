@@ -147,7 +147,9 @@ public final class HeraldApp: Sendable {
         // refuse cross-site POSTs before any handler runs, and carry one-shot messages.
         let middleware: [(any Middleware<RequestContext>)?] = [
             AccessLog(log: configuration.accessLog ? log : .silent) { routes.pattern(for: $0) },
-            metrics.map { metrics in RequestMetrics(metrics: metrics) { routes.pattern(for: $0) } },
+            metrics.map { metrics in
+                RequestMetrics(metrics: metrics, routes: routes.patterns) { routes.pattern(for: $0) }
+            },
             SecurityHeaders(
                 contentSecurityPolicy: ContentSecurityPolicy.herald,
                 strictTransportSecurity: configuration.baseURL?.hasPrefix("https://") == true
