@@ -128,7 +128,7 @@ public final class HeraldApp: Sendable {
         ProfilesController(profiles: Profiles(store: ProfileStore(database: database), clock: configuration.clock), views: views)
             .addRoutes(to: &router)
         IntentController(intents: intents).addRoutes(to: &router)
-        FeedController(pages: pages, views: views, baseURL: configuration.baseURL).addRoutes(to: &router)
+        FeedController(pages: pages, views: views, cache: pageCache, baseURL: configuration.baseURL).addRoutes(to: &router)
         StaticController(files: try StaticFiles(root: configuration.publicDirectory)).addRoutes(to: &router)
 
         let metrics = configuration.metricsEnabled ? Metrics() : nil

@@ -7,17 +7,27 @@ struct FeedController: Sendable {
 
     let pages: ArticlePages
     let views: Views
+    /// With a configured base URL a feed is the same for everyone: kept like a shared page (until
+    /// the next write, or a second). Built from a request's Host it is never kept.
+    let cache: PageCache
     /// A configured base URL wins; otherwise the URL is built from the request's Host (and the
     /// feed is not cacheable).
     let baseURL: String?
 
     func addRoutes(to router: inout Router<RequestContext>) {
-        router.get("/feed.atom") { request, _ in try feed(request, section: nil) }
-        router.get("/sections/:section/feed.atom") { request, _ in
-            guard let section = try pages.section(request.parameters["section"] ?? "") else {
-                throw HTTPError(.notFound, "There is no section at this address.")
+        router.get("/feed.atom") { request, context in
+            try cache.response(for: FeedCopy(section: nil, shared: baseURL != nil), context: context) { _ in
+                try feed(request, section: nil)
             }
-            return try feed(request, section: section)
+        }
+        router.get("/sections/:section/feed.atom") { request, context in
+            let slug = request.parameters["section"] ?? ""
+            return try cache.response(for: FeedCopy(section: slug, shared: baseURL != nil), context: context) { _ in
+                guard let section = try pages.section(slug) else {
+                    throw HTTPError(.notFound, "There is no section at this address.")
+                }
+                return try feed(request, section: section)
+            }
         }
     }
 
