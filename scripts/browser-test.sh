@@ -28,30 +28,14 @@ screenshots=.build/browser-screenshots
 timeout_seconds=${BROWSER_TEST_TIMEOUT:-300}
 started=$SECONDS
 
+source scripts/lib/test-env.sh
+
 # 1. Debian packages: the browser, its driver, and venv for Debian's python3.
 ./scripts/install-deps.sh python3 python3-venv chromium chromium-driver
 
-# 2. Selenium in a virtualenv of its own; reinstalled only when requirements.txt changes.
-if ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
-  rm -rf "$venv"
-  /usr/bin/python3 -m venv "$venv"
-fi
-if ! cmp -s "$requirements" "$venv/.requirements.txt"; then
-  echo "browser-test: installing $requirements into $venv"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$requirements"
-  cp "$requirements" "$venv/.requirements.txt"
-fi
-
-# 3. herald itself: built when missing or older than its sources (SwiftPM decides the rest).
-if [ "$build" -eq 1 ]; then
-  if [ ! -x "$herald" ] || [ -n "$(find Sources Package.swift -newer "$herald" -print -quit)" ]; then
-    make --no-print-directory deps
-    swift build --product herald
-  fi
-elif [ ! -x "$herald" ]; then
-  echo "browser-test: $herald is missing; run without --no-build" >&2
-  exit 1
-fi
+# 2. Selenium in a virtualenv of its own; 3. herald itself.
+ensure_venv "$venv" "$requirements" browser-test
+ensure_herald "$build" "$herald" browser-test
 
 # 4. The test, bounded in time; SIGKILL 10 s after the SIGTERM if it will not stop.
 mkdir -p "$screenshots"

@@ -36,29 +36,15 @@ requirements=Tests/ops/requirements.txt
 timeout_seconds=${OPS_TEST_TIMEOUT:-300}
 started=$SECONDS
 
+source scripts/lib/test-env.sh
+
 # 1. Debian packages, and prometheus_client in a virtualenv of its own (reinstalled only when
 #    requirements.txt changes).
 ./scripts/install-deps.sh python3 python3-venv python3-aiosmtpd systemd
-if ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
-  rm -rf "$venv"
-  /usr/bin/python3 -m venv "$venv"
-fi
-if ! cmp -s "$requirements" "$venv/.requirements.txt"; then
-  echo "ops-test: installing $requirements into $venv"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$requirements"
-  cp "$requirements" "$venv/.requirements.txt"
-fi
+ensure_venv "$venv" "$requirements" ops-test
 
-# 2. herald itself: built when missing or older than its sources (SwiftPM decides the rest).
-if [ "$build" -eq 1 ]; then
-  if [ ! -x "$herald" ] || [ -n "$(find Sources Plugins Package.swift -newer "$herald" -print -quit)" ]; then
-    make --no-print-directory deps
-    swift build --product herald
-  fi
-elif [ ! -x "$herald" ]; then
-  echo "ops-test: $herald is missing; run without --no-build" >&2
-  exit 1
-fi
+# 2. herald itself.
+ensure_herald "$build" "$herald" ops-test
 
 # 3. The tests, each bounded in time; SIGKILL 10 s after the SIGTERM if one will not stop.
 passed=0
