@@ -41,4 +41,11 @@ enum SearchIndex {
                 """)
         }
     }
+
+    /// SQLite: `articles_search_terms`, FTS5's own view of the index (no storage of its own): how
+    /// many articles hold each trigram, so a query can start from its rarest one.
+    static func createTermCounts(_ connection: any SQLConnection, _ dialect: Migrations.Dialect) throws {
+        guard dialect == .sqlite else { return }
+        try connection.execute("CREATE VIRTUAL TABLE articles_search_terms USING fts5vocab(articles_search, 'row');")
+    }
 }
