@@ -17,22 +17,7 @@ CONNECTIONS=${CONNECTIONS:-32}
 swift build -c release --product herald >/dev/null
 HERALD=$ROOT/.build/release/herald
 
-start_herald() { # $1 data dir → sets PID, PORT
-  local out; out=$(mktemp)
-  # wrk's connections all come from 127.0.0.1 but stand for many readers: no per-address limit.
-  HERALD_ACCESS_LOG=off "$HERALD" serve --port 0 --data "$1" --root "$ROOT" --no-demo --max-connections-per-address 0 \
-    >"$out" 2>/dev/null &
-  PID=$!
-  for _ in $(seq 1 300); do
-    if grep -q '^listening on ' "$out"; then break; fi
-    sleep 0.01
-  done
-  PORT=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$out" | head -1)
-  rm -f "$out"
-  [ -n "$PORT" ] || { echo "herald did not start" >&2; exit 1; }
-}
-
-stop_herald() { kill -TERM "$PID"; wait "$PID" || true; }
+source "$ROOT/Benchmarks/lib/herald-server.sh"
 
 measure() { # $1 url, [$2 lua script] → "req/s p50 p99"
   local args=(-t1 -c"$CONNECTIONS" -d"$DURATION" --latency)

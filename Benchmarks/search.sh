@@ -18,17 +18,7 @@ CONNECTIONS=${CONNECTIONS:-8}
 swift build -c release --product herald >/dev/null
 HERALD=$ROOT/.build/release/herald
 
-start_herald() { # $1 data dir → sets PID, PORT
-  local out; out=$(mktemp)
-  HERALD_ACCESS_LOG=off "$HERALD" serve --port 0 --data "$1" --root "$ROOT" --no-demo --max-connections-per-address 0 \
-    >"$out" 2>/dev/null &
-  PID=$!
-  for _ in $(seq 1 3000); do grep -q '^listening on ' "$out" && break; sleep 0.01; done
-  PORT=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$out" | head -1)
-  rm -f "$out"
-  [ -n "$PORT" ] || { echo "herald did not start" >&2; exit 1; }
-}
-stop_herald() { kill -TERM "$PID"; wait "$PID" || true; }
+source "$ROOT/Benchmarks/lib/herald-server.sh"
 
 measure() { # $1 url → "req/s p50 p99" (ms)
   wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency "$1" | awk '

@@ -1,12 +1,14 @@
 import Synchronization
 
-/// Counters, gauges and histograms, shown in the Prometheus text format (version 0.0.4).
+/// Series shown in the Prometheus text format (version 0.0.4).
 ///
-/// Series are named once, with their help text, and labelled by values the code chooses (a route
-/// pattern, a status, a reason) — never by anything a client sent, so the number of series stays
-/// bounded. Each update is one short lock.
+/// Two kinds: each route's request counts and latency histogram (`RouteSeries`, updated by
+/// `RequestMetrics` as requests are answered), and values the parts of the app already count for
+/// themselves (the page cache's hits, the hashing queue…), read only when the metrics are shown, so
+/// counting costs those parts nothing more. Labels are values the code chooses (a route pattern, a
+/// reason) — never anything a client sent — so the number of series stays bounded.
 public final class Metrics: Sendable {
-    public enum Kind: String, Sendable { case counter, gauge, histogram }
+    public enum Kind: String, Sendable { case counter, gauge }
 
     /// Upper bounds of latency buckets, in seconds.
     public static let latencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
@@ -14,67 +16,27 @@ public final class Metrics: Sendable {
     private struct Family {
         let help: String
         let kind: Kind
-        var values: [String: Double] = [:]
-        /// Histograms: per label set, the count in each bucket (not cumulative), the sum and the count.
-        var histograms: [String: Histogram] = [:]
-    }
-
-    private struct Histogram {
-        var buckets: [Double]
-        var sum = 0.0
-        var count = 0.0
+        /// Each series: its label text and how to read its value.
+        var series: [(labels: String, read: @Sendable () -> Double)] = []
     }
 
     private let families = Mutex<[String: Family]>([:])
     /// The per-route request series (`RequestMetrics`), shown first.
     private let requestSeries = Mutex<[RouteSeries]>([])
 
-    /// Gauges read when the metrics are shown (queue depths), by name and labels.
-    private let readers = Mutex<[(name: String, labels: String, read: @Sendable () -> Double)]>([])
-
     public init() {}
 
-    /// Declares a series family; updates to undeclared names are ignored.
+    /// Declares a series family; series of undeclared names are ignored.
     public func declare(_ name: String, _ kind: Kind, help: String) {
         families.withLock { families in
             if families[name] == nil { families[name] = Family(help: help, kind: kind) }
         }
     }
 
-    /// Adds `amount` to a counter (or sets a gauge with `set`).
-    public func add(_ name: String, _ labels: [(String, String)] = [], _ amount: Double = 1) {
-        let key = Self.labelText(labels)
-        families.withLock { families in
-            families[name]?.values[key, default: 0] += amount
-        }
-    }
-
-    public func set(_ name: String, _ labels: [(String, String)] = [], _ value: Double) {
-        let key = Self.labelText(labels)
-        families.withLock { families in
-            families[name]?.values[key] = value
-        }
-    }
-
-    /// Records one observation (seconds) in a histogram.
-    public func observe(_ name: String, _ labels: [(String, String)] = [], _ value: Double) {
-        let key = Self.labelText(labels)
-        families.withLock { families in
-            guard families[name] != nil else { return }
-            var histogram =
-                families[name]?.histograms[key]
-                ?? Histogram(buckets: [Double](repeating: 0, count: Self.latencyBuckets.count))
-            if let bucket = Self.latencyBuckets.firstIndex(where: { value <= $0 }) { histogram.buckets[bucket] += 1 }
-            histogram.sum += value
-            histogram.count += 1
-            families[name]?.histograms[key] = histogram
-        }
-    }
-
-    /// A gauge whose value is read when the metrics are shown.
+    /// A series whose value is read when the metrics are shown.
     public func gauge(_ name: String, _ labels: [(String, String)] = [], read: @escaping @Sendable () -> Double) {
         let key = Self.labelText(labels)
-        readers.withLock { $0.append((name, key, read)) }
+        families.withLock { $0[name]?.series.append((key, read)) }
     }
 
     func register(requestSeries series: [RouteSeries]) {
@@ -83,8 +45,6 @@ public final class Metrics: Sendable {
 
     /// Every series, in the Prometheus text format.
     public func exposition() -> String {
-        for reader in readers.withLock({ $0 }) { set(reader.name, raw: reader.labels, reader.read()) }
-        let snapshot = families.withLock { $0 }
         var text = ""
         let routes = requestSeries.withLock { $0 }
         if !routes.isEmpty {
@@ -94,31 +54,15 @@ public final class Metrics: Sendable {
             text += "# HELP herald_http_request_duration_seconds Time to answer a request, by route pattern.\n"
             text += "# TYPE herald_http_request_duration_seconds histogram\n" + lines.map(\.duration).joined()
         }
+        let snapshot = families.withLock { $0 }
         for name in snapshot.keys.sorted() {
             guard let family = snapshot[name] else { continue }
             text += "# HELP \(name) \(family.help)\n# TYPE \(name) \(family.kind.rawValue)\n"
-            for (labels, value) in family.values.sorted(by: { $0.key < $1.key }) {
-                text += "\(name)\(labels.isEmpty ? "" : "{\(labels)}") \(Self.number(value))\n"
-            }
-            for (labels, histogram) in family.histograms.sorted(by: { $0.key < $1.key }) {
-                var cumulative = 0.0
-                let prefix = labels.isEmpty ? "" : labels + ","
-                for (index, bound) in Self.latencyBuckets.enumerated() {
-                    cumulative += histogram.buckets[index]
-                    text += "\(name)_bucket{\(prefix)le=\"\(Self.number(bound))\"} \(Self.number(cumulative))\n"
-                }
-                text += "\(name)_bucket{\(prefix)le=\"+Inf\"} \(Self.number(histogram.count))\n"
-                text += "\(name)_sum\(labels.isEmpty ? "" : "{\(labels)}") \(histogram.sum)\n"
-                text += "\(name)_count\(labels.isEmpty ? "" : "{\(labels)}") \(Self.number(histogram.count))\n"
+            for series in family.series.sorted(by: { $0.labels < $1.labels }) {
+                text += "\(name)\(series.labels.isEmpty ? "" : "{\(series.labels)}") \(Self.number(series.read()))\n"
             }
         }
         return text
-    }
-
-    private func set(_ name: String, raw labels: String, _ value: Double) {
-        families.withLock { families in
-            families[name]?.values[labels] = value
-        }
     }
 
     /// `a="x",b="y"`, values escaped as the format requires.

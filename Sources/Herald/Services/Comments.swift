@@ -115,9 +115,7 @@ final class Comments: Sendable {
         case .invalid(let problem):
             return .invalid(found, problem: problem)
         case .valid(let text):
-            guard let slug = try articles.slug(id: found.articleID), let article = try articles.article(slug: slug) else {
-                return .noSuchComment
-            }
+            guard let article = try articles.article(id: found.articleID) else { return .noSuchComment }
             try comments.edit(id: id, body: text, at: clock.now())
             var edited = found
             edited.body = text
@@ -169,10 +167,6 @@ final class Comments: Sendable {
         return (located, hasMore)
     }
 
-    /// One page of an article's conversations: its comments, and whether a later page exists.
-    func threads(of article: Article, page: Int) throws -> (comments: [Comment], hasMore: Bool) {
-        try comments.threads(articleID: article.id, page: page, size: Self.threadsPerPage)
-    }
 
     /// Where a comment is read: its article's page of comments that holds it, at its anchor.
     static func path(of id: Int, slug: String, page: Int) -> String {

@@ -37,14 +37,6 @@ public final class CommentStore: Sendable {
         }
     }
 
-    /// An article's comments, oldest first (at most `limit`).
-    public func comments(articleID: Int, limit: Int = 500) throws -> [Comment] {
-        try database.withConnection { connection in
-            try connection.query(
-                "\(Comment.selection) WHERE comments.article_id = ? ORDER BY comments.id LIMIT ?",
-                [.integer(Int64(articleID)), .integer(Int64(limit))])
-        }.map(Comment.init(row:))
-    }
 
     /// The comments of one page of an article's conversations: `size` top-level threads, oldest
     /// first, each with all its replies; plus whether a later page exists.
