@@ -63,8 +63,7 @@ public final class HeraldApp: Sendable {
         }
 
         let comments = CommentStore(database: database)
-        let pages = ArticlePages(
-            articles: articles, sections: sections, likes: likes, comments: comments, clock: configuration.clock)
+        let pages = ArticlePages(articles: articles, sections: sections, clock: configuration.clock)
         let articlePage = ArticlePage(likes: likes, comments: comments, views: views, clock: configuration.clock)
         let likesController = LikesController(
             likes: Likes(articles: articles, likes: likes, clock: configuration.clock), pages: pages, views: views)

@@ -17,15 +17,11 @@ final class ArticlePages: Sendable {
 
     private let articles: ArticleStore
     private let sections: SectionStore
-    private let likes: LikeStore
-    private let comments: CommentStore
     private let clock: Clock
 
-    init(articles: ArticleStore, sections: SectionStore, likes: LikeStore, comments: CommentStore, clock: Clock) {
+    init(articles: ArticleStore, sections: SectionStore, clock: Clock) {
         self.articles = articles
         self.sections = sections
-        self.likes = likes
-        self.comments = comments
         self.clock = clock
     }
 
@@ -62,35 +58,36 @@ final class ArticlePages: Sendable {
     }
 
     /// How `reader`'s copy of the article page differs from others': nothing to look up for an
-    /// anonymous reader; a logged-in reader's like state and whether they commented there.
+    /// anonymous reader; a logged-in reader's like state and whether they commented there (one
+    /// read, without the body: a page served from the cache never needs it).
     /// Nil for an article the reader may not see (known only once it was looked up for a reader).
     func readerView(of slug: String, for reader: User?) throws -> ArticleReaderView? {
         guard let reader else { return .anonymous }
-        guard let article = try article(slug, for: reader) else { return nil }
-        guard article.isPublished(at: clock.now()) else { return .unpublished(article) }
-        let liked = try likes.likes(userID: reader.id, articleID: article.id)
-        let commented = try comments.hasComment(byUserID: reader.id, articleID: article.id)
-        return .reader(article, liked: liked, hasOwnComments: commented)
+        guard let state = try articles.readerState(slug: slug, userID: reader.id) else { return nil }
+        guard state.article.isPublished(at: clock.now()) else {
+            // Drafts and scheduled articles: editors only, and never from the cache.
+            guard reader.roles.grants(.editor), let article = try articles.article(slug: slug) else { return nil }
+            return .unpublished(article)
+        }
+        return .reader(liked: state.liked, hasOwnComments: state.hasOwnComments)
     }
 }
 
 /// What a reader's copy of an article page depends on.
 enum ArticleReaderView: Sendable, Equatable {
     case anonymous
-    case reader(Article, liked: Bool, hasOwnComments: Bool)
+    case reader(liked: Bool, hasOwnComments: Bool)
     /// A draft or scheduled article, as an editor sees it (with a banner; never shared).
     case unpublished(Article)
 
     var liked: Bool {
-        if case .reader(_, let liked, _) = self { return liked }
+        if case .reader(let liked, _) = self { return liked }
         return false
     }
 
-    /// The article, when it was already read to find the reader's view.
+    /// The article, when it had to be read in full to find the reader's view.
     var article: Article? {
-        switch self {
-        case .anonymous: nil
-        case .reader(let article, _, _), .unpublished(let article): article
-        }
+        if case .unpublished(let article) = self { return article }
+        return nil
     }
 }

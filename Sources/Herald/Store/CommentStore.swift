@@ -134,16 +134,6 @@ public final class CommentStore: Sendable {
         }
     }
 
-    /// Whether `userID` has a comment under the article (their view of it then has delete forms).
-    public func hasComment(byUserID userID: Int, articleID: Int) throws -> Bool {
-        try database.withConnection { connection in
-            try !connection.query(
-                "SELECT 1 FROM comments WHERE article_id = ? AND user_id = ? LIMIT 1",
-                [.integer(Int64(articleID)), .integer(Int64(userID))]
-            ).isEmpty
-        }
-    }
-
     public func comment(id: Int) throws -> Comment? {
         try database.withConnection { connection in
             try connection.query("\(Comment.selection) WHERE comments.id = ?", [.integer(Int64(id))])

@@ -42,8 +42,8 @@ struct ArticlePageCopy: CachedPage {
         if moderating || commentsPage > FrontPageCopy.cachedPages { return nil }
         switch view {
         case .anonymous: return "article:\(slug):\(commentsPage):anonymous"
-        case .reader(_, _, hasOwnComments: true), .unpublished: return nil
-        case .reader(_, let liked, hasOwnComments: false): return "article:\(slug):\(commentsPage):reader:\(liked)"
+        case .reader(_, hasOwnComments: true), .unpublished: return nil
+        case .reader(let liked, hasOwnComments: false): return "article:\(slug):\(commentsPage):reader:\(liked)"
         }
     }
 }
