@@ -25,10 +25,6 @@ public struct Router<Context>: Sendable {
     }
 
     private var routes: [Route] = []
-    /// Where POST routes that declared no pool of their own are answered. Writes wait there for
-    /// their transaction, so several can share one commit, while the server's own threads go on
-    /// serving pages.
-    public var postPool: WorkerPool?
 
     public init() {}
 
@@ -61,16 +57,9 @@ public struct Router<Context>: Sendable {
         add(.post, pattern, on: pool, maxBodyBytes: maxBodyBytes, handler)
     }
 
-    /// The pool of the route that would answer `request`: the one it declared, or `postPool` for
-    /// a POST. Asked for every request, so for other methods only the few routes that declared a
-    /// pool are looked at.
+    /// The pool of the route that would answer `request`, if it declared one. Asked for every
+    /// request, so only the few routes that declared a pool are looked at.
     public func workerPool(for request: Request) -> WorkerPool? {
-        if request.method == .post, let postPool {
-            for route in routes where route.method == .post {
-                if Self.match(route.segments, request.pathSegments) != nil { return route.pool ?? postPool }
-            }
-            return nil
-        }
         for route in routes where route.pool != nil && route.method == request.method {
             if Self.match(route.segments, request.pathSegments) != nil { return route.pool }
         }

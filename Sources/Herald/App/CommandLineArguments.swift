@@ -33,7 +33,7 @@ public enum CommandLineArguments {
                herald backup [--data ./data] FILE        (a consistent copy of the SQLite database, while serving)
                herald --version
 
-        environment: HERALD_HOST, HERALD_PORT, HERALD_DATA, HERALD_DATABASE_URL, HERALD_ROOT, HERALD_THREADS, HERALD_FORM_THREADS, HERALD_BASE_URL,
+        environment: HERALD_HOST, HERALD_PORT, HERALD_DATA, HERALD_DATABASE_URL, HERALD_ROOT, HERALD_THREADS, HERALD_BASE_URL,
                      HERALD_HEAD_DEADLINE_SECONDS, HERALD_MAX_CONNECTIONS_PER_ADDRESS,
                      HERALD_SITE_NAME, HERALD_SITE_DESCRIPTION, HERALD_LANGUAGE, HERALD_METRICS_TOKEN,
                      HERALD_ACCESS_LOG=off, HERALD_LOG_FORMAT=text|json, HERALD_LOG_LEVEL=debug|info|warning|error,
@@ -120,12 +120,6 @@ public enum CommandLineArguments {
         if let root = environment["HERALD_ROOT"] { configuration.rootDirectory = root }
         if let value = environment["HERALD_THREADS"] {
             configuration.threads = try positive(value, name: "HERALD_THREADS")
-        }
-        if let value = environment["HERALD_FORM_THREADS"], !value.isEmpty {
-            guard let threads = Int(value), (0...1024).contains(threads) else {
-                throw UsageError(description: "HERALD_FORM_THREADS must be a number from 0 to 1024")
-            }
-            configuration.formThreads = threads
         }
         if let value = environment["HERALD_HEAD_DEADLINE_SECONDS"], !value.isEmpty {
             configuration.headDeadlineSeconds = try headDeadline(value, name: "HERALD_HEAD_DEADLINE_SECONDS")

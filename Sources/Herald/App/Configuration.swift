@@ -18,15 +18,6 @@ public struct Configuration: Sendable {
     public var loadDemoContent = true
     /// libmicrohttpd worker threads (default: one per core).
     public var threads = ServerConfiguration().threads
-    /// `HERALD_FORM_THREADS`: threads that answer forms (POSTs), each waiting for its write to
-    /// commit; writes waiting together share one transaction (`GroupCommit`). 0 answers forms on
-    /// the server's own threads. Nil: 64 on PostgreSQL, where a commit waits for the server's
-    /// disk and the network, and 0 on SQLite, where a commit takes microseconds and handing
-    /// forms to other threads cost more than the commits it shared (measured: see
-    /// Benchmarks/RESULTS.md).
-    public var formThreads: Int?
-    /// Forms that may wait for a thread before the next is answered 503.
-    public var formQueueLimit = 4096
     /// Largest accepted request body.
     public var maxBodyBytes = 64 * 1024
     /// `--head-deadline` / `HERALD_HEAD_DEADLINE_SECONDS`: a request's line and headers must be

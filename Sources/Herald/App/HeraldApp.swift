@@ -92,14 +92,6 @@ public final class HeraldApp: Sendable {
             parkingLimits: configuration.parkingLimits, clock: configuration.clock, log: log)
 
         var router = Router<RequestContext>()
-        let formThreads = configuration.formThreads ?? (configuration.databaseURL == nil ? 0 : 64)
-        if formThreads > 0 {
-            // Forms (likes, comments, …) are answered here: many can wait for the database at once,
-            // so writes that arrive together share one commit (`GroupCommit`).
-            router.postPool = WorkerPool(
-                name: "forms", threads: formThreads, queueLimit: configuration.formQueueLimit,
-                busyMessage: "The server is busy. Nothing was done; please try again in a moment.")
-        }
         HealthController(database: database).addRoutes(to: &router)
         let pageCache = PageCache(database: database)
         ArticlesController(pages: pages, page: articlePage, views: views, cache: pageCache)
@@ -197,12 +189,8 @@ public final class HeraldApp: Sendable {
         metrics.gauge("herald_page_cache_total", [("result", "miss")]) { Double(pageCache.counts.misses) }
         metrics.declare("herald_database_write_seconds_total", .counter, help: "Time spent in write transactions.")
         metrics.gauge("herald_database_write_seconds_total") { database.writeSeconds }
-        metrics.declare("herald_database_writes_total", .counter, help: "Writes committed (one per writer).")
+        metrics.declare("herald_database_writes_total", .counter, help: "Write transactions committed.")
         metrics.gauge("herald_database_writes_total") { Double(database.writeCount) }
-        metrics.declare(
-            "herald_database_transactions_total", .counter,
-            help: "Write transactions committed; writers that arrive together share one.")
-        metrics.gauge("herald_database_transactions_total") { Double(database.transactionCount) }
         metrics.declare("herald_hashing_queue", .gauge, help: "Password hashings waiting for a thread.")
         metrics.gauge("herald_hashing_queue") { Double(hashingPool.load.queued) }
         metrics.declare("herald_hashing_refused_total", .counter, help: "Logins refused (503) because the hashing queue was full.")
