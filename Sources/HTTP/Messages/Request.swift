@@ -20,7 +20,7 @@ public struct Request: Sendable {
     public let cookies: RequestCookies
     /// The client's IP address as text, from the socket (not from any header).
     public let remoteAddress: String
-    public let body: [UInt8]
+    public internal(set) var body: [UInt8]
     /// Route parameters (`:slug`), filled in by the router.
     public var parameters: [String: String] = [:]
     /// Set when the request cannot be served as sent (bad encoding, too large, ambiguous framing).
@@ -49,6 +49,14 @@ public struct Request: Sendable {
             query = URLEncodedForm()
             self.rejection = self.rejection ?? error
         }
+    }
+
+    /// `head` (a request made before its body arrived) with its body; `rejection`, when there is
+    /// one, comes first, as in the memberwise initializer.
+    init(_ head: Request, body: [UInt8], rejection: HTTPError?) {
+        self = head
+        self.body = body
+        self.rejection = rejection ?? head.rejection
     }
 
     /// The body's text fields, decoded from `application/x-www-form-urlencoded` or from

@@ -109,6 +109,8 @@ public struct Router<Context>: Sendable {
     }
 
     private static func match(_ pattern: [Segment], _ path: [String]) -> [String: String]? {
+        // Every request is tried against many routes: rule most out before building anything.
+        guard fits(pattern, path) else { return nil }
         var parameters: [String: String] = [:]
         for (index, segment) in pattern.enumerated() {
             switch segment {
@@ -123,5 +125,18 @@ public struct Router<Context>: Sendable {
             }
         }
         return pattern.count == path.count ? parameters : nil
+    }
+
+    /// Whether the path has the pattern's length and literals (what `match` then fills in).
+    private static func fits(_ pattern: [Segment], _ path: [String]) -> Bool {
+        if case .rest = pattern.last {
+            guard path.count >= pattern.count else { return false }
+        } else if path.count != pattern.count {
+            return false
+        }
+        for (index, segment) in pattern.enumerated() {
+            if case .literal(let literal) = segment, path[index] != literal { return false }
+        }
+        return true
     }
 }

@@ -172,6 +172,7 @@ extension HTTPServer {
         }
         let head = Request(
             method: state.method, target: state.target, headers: state.headers, remoteAddress: state.remoteAddress)
+        state.head = head
         return responder.maxBodyBytes(for: head) ?? configuration.maxBodyBytes
     }
 
@@ -180,9 +181,11 @@ extension HTTPServer {
             // Called again after the worker pool resumed the connection.
             return Self.queue(response, on: connection, log: log)
         }
-        var request = Request(
-            method: state.method, target: state.target, headers: state.headers, body: state.body,
-            remoteAddress: state.remoteAddress, rejection: rejection)
+        var request =
+            state.head.map { Request($0, body: state.body, rejection: rejection) }
+            ?? Request(
+                method: state.method, target: state.target, headers: state.headers, body: state.body,
+                remoteAddress: state.remoteAddress, rejection: rejection)
         if let pool = responder.workerPool(for: request) {
             if pool.reserve() {
                 answerOnPool(pool, request, state: state, connection: SuspendedConnection(pointer: connection))

@@ -10,6 +10,9 @@ final class RequestState: @unchecked Sendable {
     var headers = HTTPHeaders()
     var remoteAddress = ""
     var body: [UInt8] = []
+    /// The request without its body, when it was built to ask for the route's body limit: the
+    /// full request is made from it, so the target and cookies are parsed once.
+    var head: Request?
     /// Set once the headers were read and checked (the first access-handler call).
     var headersChecked = false
     /// The body went past the cap while streaming in (chunked bodies declare no length).

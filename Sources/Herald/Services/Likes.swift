@@ -19,7 +19,7 @@ final class Likes: Sendable {
 
     /// Likes (idempotent: twice counts once) or unlikes the article for the reader.
     func change(_ slug: String, liked: Bool, by userID: Int) throws -> Outcome {
-        guard let article = try articles.article(slug: slug), article.isPublished(at: clock.now()) else {
+        guard let article = try articles.articleWithoutBody(slug: slug), article.isPublished(at: clock.now()) else {
             return .noSuchArticle
         }
         if liked {
