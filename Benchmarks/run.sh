@@ -178,6 +178,7 @@ kill -TERM "$HERALD_PID"; wait "$HERALD_PID" || true
 
 # Peak RSS of a server that served only pages (no logins, so no password-hashing memory), at c=256.
 start_herald "$DATA"
+BASE=http://127.0.0.1:$PORT
 COOKIE=$RETURNING measure "$BASE/" 256 "$ROOT/Benchmarks/lib/articles.lua" >/dev/null
 COOKIE= measure "$BASE/" 256 "$ROOT/Benchmarks/lib/articles.lua" >/dev/null
 measure "$BASE/" 256 >/dev/null
