@@ -32,6 +32,16 @@ final class PageCache: Sendable {
         /// Where the markers are in the body, in order: found once when the page is rendered,
         /// so serving it is one pass of copying.
         let slots: [Slot]
+        /// A page whose only slots are the header's return address (an anonymous reader's front
+        /// or section page) is the same for every reader of one address: the last copy filled in
+        /// is kept and served again while the address is the same, instead of copying the page
+        /// anew for each request.
+        let lastCopy = LastCopy()
+        var onlyReturnAddress: Bool { !slots.isEmpty && slots.allSatisfy { $0.value == .here } }
+    }
+
+    private final class LastCopy: Sendable {
+        let filled = Mutex<(here: [UInt8], body: [UInt8])?>(nil)
     }
 
     private struct Slot {
@@ -102,7 +112,19 @@ final class PageCache: Sendable {
             }
         }
         var response = entry.response
-        if !entry.slots.isEmpty {
+        if entry.onlyReturnAddress {
+            let here = Array(Views.here(context.requestTarget).utf8)
+            if let last = entry.lastCopy.filled.withLock({ $0 }), last.here == here {
+                response.body = last.body
+            } else {
+                let empty: [UInt8] = []
+                response.body = Self.filling(
+                    entry.slots, of: response.body,
+                    values: Slot.Values(token: empty, name: empty, here: here, unread: empty))
+                let body = response.body
+                entry.lastCopy.filled.withLock { $0 = (here, body) }
+            }
+        } else if !entry.slots.isEmpty {
             // Each value only when the page has a slot for it: asking for a token mints one (and a cookie).
             let token = entry.slots.contains { $0.value == .token } ? Array(context.csrfToken.utf8) : []
             let name =
