@@ -135,7 +135,8 @@ final class PageCache: Sendable {
             let unread =
                 entry.slots.contains { $0.value == .unread } ? Array(Views.unreadBadge(for: context.user).utf8) : []
             response.body = Self.filling(
-                entry.slots, of: response.body, values: Slot.Values(token: token, name: name, here: here, unread: unread))
+                entry.slots, of: response.body,
+                values: Slot.Values(token: token, name: name, here: here, unread: unread))
         }
         return response
     }
