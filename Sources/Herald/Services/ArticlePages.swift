@@ -64,7 +64,7 @@ final class ArticlePages: Sendable {
     func readerView(of slug: String, for reader: User?) throws -> ArticleReaderView? {
         guard let reader else { return .anonymous }
         guard let state = try articles.readerState(slug: slug, userID: reader.id) else { return nil }
-        guard state.article.isPublished(at: clock.now()) else {
+        guard state.isPublished(at: clock.now()) else {
             // Drafts and scheduled articles: editors only, and never from the cache.
             guard reader.roles.grants(.editor), let article = try articles.article(slug: slug) else { return nil }
             return .unpublished(article)

@@ -6,9 +6,6 @@ extension Article {
     /// The same columns with an empty body, for lists that show no text (front page, liked articles).
     static let listColumns = columnList(body: "''", bodyHTML: "NULL")
 
-    /// How many columns `columns` and `listColumns` name: where a query's own columns start.
-    static let columnCount = 22
-
     private static func columnList(body: String, bodyHTML: String) -> String {
         "articles.id, articles.slug, articles.title, articles.summary, \(body), articles.author, articles.section, "
             + "articles.published_at, articles.like_count, articles.comment_count, articles.section_slug, "

@@ -34,7 +34,10 @@ public struct Article: Sendable, Equatable {
     public var paragraphs: [String] { Paragraphs.split(body) }
 
     /// Draft, scheduled or published at `now`.
-    public func state(at now: Int) -> ArticleState {
+    public func state(at now: Int) -> ArticleState { Self.state(isDraft: isDraft, publishedAt: publishedAt, at: now) }
+
+    /// The one rule, also for what reads only these two columns of an article.
+    public static func state(isDraft: Bool, publishedAt: Int, at now: Int) -> ArticleState {
         if isDraft { return .draft }
         return publishedAt > now ? .scheduled : .published
     }
