@@ -32,6 +32,8 @@ public struct AccessLog<Context>: Middleware {
     }
 
     private func record(_ request: Request, id: String, status: Int, bytes: Int, start: Int64) {
+        // With the access log off, nothing of the line is worked out.
+        guard log.writes(.info) else { return }
         let microseconds = monotonicMicroseconds() - start
         let path = Self.redacted(loggable(request.path))
         log.log(

@@ -55,6 +55,9 @@ public struct Logger: Sendable {
         sink(level, message(), wantsFields ? fields() : [])
     }
 
+    /// Whether a message at `level` would be written.
+    public func writes(_ level: Level) -> Bool { level >= minimumLevel }
+
     /// A logger that drops everything (for tests that don't look at logs).
     public static let silent = Logger(minimumLevel: .error) { _, _ in }
 

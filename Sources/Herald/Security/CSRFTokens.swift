@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One request's CSRF binding: the session, the visitor's anonymous cookie, or — for a first
 /// visit — a new anonymous id made only when a form actually needs a token.
 final class CSRFBinding: @unchecked Sendable {
@@ -29,7 +31,8 @@ final class CSRFBinding: @unchecked Sendable {
 
     var token: String {
         if let cachedToken { return cachedToken }
-        let token = tokens?.token(binding: resolvedBinding) ?? ""
+        let presented = binding != nil
+        let token = tokens?.token(binding: resolvedBinding, remember: presented) ?? ""
         cachedToken = token
         return token
     }
@@ -65,9 +68,22 @@ final class CSRFBinding: @unchecked Sendable {
 /// and the visitor's cookie, and it changes when the session does.
 struct CSRFTokens: Sendable {
     let keys: SecretKeys
+    /// Tokens already made for bindings a visitor presented (their session or anonymous cookie):
+    /// the same reader asks for the same token on every page, and an HMAC costs more than the
+    /// rest of serving a cached page. Bounded; emptied when full.
+    private let known = KnownTokens()
 
-    func token(binding: String) -> String {
-        Sodium.base64URL(mac(binding, key: keys.current))
+    init(keys: SecretKeys) {
+        self.keys = keys
+    }
+
+    /// `remember`: keep it for the next request with the same binding (not for a binding made
+    /// just now, which a first visit may never present again).
+    func token(binding: String, remember: Bool = false) -> String {
+        if remember, let token = known.token(for: binding) { return token }
+        let token = Sodium.base64URL(mac(binding, key: keys.current))
+        if remember { known.keep(token, for: binding) }
+        return token
     }
 
     /// Accepts tokens made under the current or a previous key, compared in constant time.
@@ -80,5 +96,22 @@ struct CSRFTokens: Sendable {
 
     private func mac(_ binding: String, key: SecretKeys.Key) -> [UInt8] {
         Sodium.hmacSHA256(key: key.bytes, Array("csrf|".utf8) + Array(binding.utf8))
+    }
+}
+
+/// The memory behind `CSRFTokens.token(binding:remember:)`.
+private final class KnownTokens: Sendable {
+    static let capacity = 4096
+    private let tokens = Mutex<[String: String]>([:])
+
+    func token(for binding: String) -> String? {
+        tokens.withLock { $0[binding] }
+    }
+
+    func keep(_ token: String, for binding: String) {
+        tokens.withLock { tokens in
+            if tokens.count >= Self.capacity { tokens.removeAll(keepingCapacity: true) }
+            tokens[binding] = token
+        }
     }
 }
