@@ -113,6 +113,18 @@ extension TestApp {
         return [article.commentCount, try CommentStore(database: app.database).countVisibleRows(articleID: article.id)]
     }
 
+    /// Comments whose stored count of open reports (`open_reports`, the queue's order) differs
+    /// from their open report rows; must always be none.
+    func openReportCountMismatches() throws -> Int {
+        try app.database.withConnection { connection in
+            try connection.query(
+                """
+                SELECT count(*) FROM comments WHERE open_reports <> (
+                    SELECT count(*) FROM comment_reports r WHERE r.comment_id = comments.id AND r.is_open = 1)
+                """, [])
+        }.first?.int(0) ?? -1
+    }
+
     /// The second-newest article's slug (for comments on more than one article).
     func secondSlug() throws -> String {
         guard let slug = try app.articles.page(1, size: 2).articles.dropFirst().first?.slug else {

@@ -234,6 +234,47 @@ import Testing
         #expect(occurrences(of: "name=\"csrf_token\"", in: item.html) == 3, "each form carries its token")
     }
 
+    /// The queue's order comes from each comment's stored count of open reports: it follows every
+    /// way a report opens or closes — reporting (once per reader), dismissing, a reporter's account
+    /// deleted, hiding, a ban that hides the author's comments.
+    @Test func theQueuesCountsFollowEveryReportOpenedOrClosed() throws {
+        let app = try TestApp(server: false)
+        let slug = try app.firstSlug()
+        let author = try app.reader("author")
+        let a = try author.comment(on: slug, "Reported by three.")
+        let b = try author.comment(on: slug, "Reported by two.")
+        let c = try author.comment(on: slug, "Reported by one.")
+        let r1 = try app.reader("reader1")
+        let r2 = try app.reader("reader2")
+        let r3 = try app.reader("reader3")
+        for (client, id) in [(r1, a), (r2, a), (r3, a), (r1, b), (r2, b), (r1, c), (r1, a)] {
+            #expect(try client.report(id, on: slug, reason: "spam").status == 303)
+        }
+        let moderator = try app.moderator()
+        func queue() throws -> [[Int]] { try queueItems(in: moderator.moderationPage()).map { [$0.id, $0.count] } }
+        #expect(try queue() == [[a, 3], [b, 2], [c, 1]], "reporting again counts once")
+        #expect(try app.openReportCountMismatches() == 0)
+
+        #expect(try moderator.postForm("/comments/\(b)/dismiss").status == 303)
+        #expect(try queue() == [[a, 3], [c, 1]])
+        #expect(try app.openReportCountMismatches() == 0)
+
+        #expect(try r2.postForm("/account/delete", on: "/account", [("password", "a-long-pass-phrase")]).status == 303)
+        #expect(try queue() == [[a, 2], [c, 1]], "a deleted reporter's report goes with the account")
+        #expect(try app.openReportCountMismatches() == 0)
+
+        #expect(try moderator.postForm("/comments/\(a)/hide").status == 303)
+        #expect(try queue() == [[c, 1]])
+        #expect(try moderator.postForm("/comments/\(a)/restore").status == 303)
+        #expect(try queue() == [[c, 1]], "restoring does not reopen the reports hiding closed")
+        #expect(try app.openReportCountMismatches() == 0)
+
+        #expect(try moderator.postForm("/users/author/ban", [("hide_comments", "1")]).status == 303)
+        #expect(try queue().isEmpty)
+        #expect(try moderator.moderationPage().contains("No open reports."))
+        #expect(try app.openReportCountMismatches() == 0)
+    }
+
     @Test func theQueueIsPaginatedTwentyToAPage() throws {
         let app = try TestApp(server: false) { $0.commentsPerMinute = 100 }
         let slug = try app.firstSlug()

@@ -150,6 +150,12 @@ extension AccountStore {
                 WHERE id IN (SELECT article_id FROM comments WHERE user_id = ?)
                 """, [id, id])
             try connection.query("DELETE FROM likes WHERE user_id = ?", [id])
+            // Its open reports go with it (a cascade): each comment it reported has one fewer.
+            try connection.query(
+                """
+                UPDATE comments SET open_reports = open_reports - 1
+                WHERE id IN (SELECT comment_id FROM comment_reports WHERE user_id = ? AND is_open = 1)
+                """, [id])
             let repliedTo = try connection.query(
                 "SELECT DISTINCT reply_to_user FROM comments WHERE user_id = ? AND reply_to_user IS NOT NULL", [id]
             ).map { $0.int(0) }

@@ -48,41 +48,50 @@ final class ModerationStore: Sendable {
                 INSERT INTO comment_reports (comment_id, user_id, reason, created_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (comment_id, user_id) DO NOTHING
                 """, [.integer(Int64(commentID)), .integer(Int64(userID)), .text(reason), .integer(Int64(now))])
-            return connection.changes == 0 ? .alreadyReported : .reported
+            guard connection.changes > 0 else { return .alreadyReported }
+            try connection.query(
+                "UPDATE comments SET open_reports = open_reports + 1 WHERE id = ?", [.integer(Int64(commentID))])
+            return .reported
         }
     }
 
-    /// One page of comments with open reports, most reported first.
+    /// The queue's columns: a comment, its article, and how many open reports it has.
+    private static let queueSelection = Comment.selection.replacingOccurrences(
+        of: "FROM comments", with: ", articles.slug, articles.title, comments.open_reports FROM comments")
+
+    /// One page of comments with open reports, most reported first: read in that order from the
+    /// index of reported comments (`open_reports`), then the reasons of that page's reports only.
     func openReports(page: Int, size: Int) throws -> (comments: [ReportedComment], hasMore: Bool) {
         try database.withConnection { connection in
-            let ranked = try connection.query(
+            let rows = try connection.query(
                 """
-                SELECT comment_id, count(*) AS reports FROM comment_reports WHERE is_open = 1
-                GROUP BY comment_id ORDER BY reports DESC, comment_id LIMIT ? OFFSET ?
+                \(Self.queueSelection)
+                JOIN articles ON articles.id = comments.article_id
+                WHERE comments.open_reports > 0
+                ORDER BY comments.open_reports DESC, comments.id LIMIT ? OFFSET ?
                 """, [.integer(Int64(size + 1)), .integer(Int64((page - 1) * size))])
-            var reported: [ReportedComment] = []
-            for row in ranked.prefix(size) {
-                let id = Int64(row.int(0))
-                guard
-                    let found = try connection.query(
-                        """
-                        \(Comment.selection.replacingOccurrences(of: "FROM comments", with: ", articles.slug, articles.title FROM comments"))
-                        JOIN articles ON articles.id = comments.article_id WHERE comments.id = ?
-                        """, [.integer(id)]
-                    ).first
-                else { continue }
-                let reasons = try connection.query(
-                    """
-                    SELECT reason, count(*) AS reports FROM comment_reports WHERE comment_id = ? AND is_open = 1
-                    GROUP BY reason ORDER BY reports DESC, reason
-                    """, [.integer(id)]
-                ).map { (reason: $0.string(0), count: $0.int(1)) }
-                reported.append(
-                    ReportedComment(
-                        comment: Comment(row: found), articleSlug: found.string(Comment.columnCount),
-                        articleTitle: found.string(Comment.columnCount + 1), reasons: reasons, total: row.int(1)))
+            let shown = rows.prefix(size)
+            guard let first = shown.first else { return ([], false) }
+            // Always `size` ids (the first repeated), so the statement is prepared once.
+            let ids = shown.map { SQLValue.integer(Int64($0.int(0))) }
+            let padded = ids + Array(repeating: SQLValue.integer(Int64(first.int(0))), count: max(0, size - ids.count))
+            var reasons: [Int: [(reason: String, count: Int)]] = [:]
+            for row in try connection.query(
+                """
+                SELECT comment_id, reason, count(*) AS reports FROM comment_reports
+                WHERE is_open = 1 AND comment_id IN (\(padded.map { _ in "?" }.joined(separator: ", ")))
+                GROUP BY comment_id, reason ORDER BY comment_id, reports DESC, reason
+                """, padded)
+            {
+                reasons[row.int(0), default: []].append((reason: row.string(1), count: row.int(2)))
             }
-            return (reported, ranked.count > size)
+            let reported = shown.map { row in
+                ReportedComment(
+                    comment: Comment(row: row), articleSlug: row.string(Comment.columnCount),
+                    articleTitle: row.string(Comment.columnCount + 1), reasons: reasons[row.int(0)] ?? [],
+                    total: row.int(Comment.columnCount + 2))
+            }
+            return (reported, rows.count > size)
         }
     }
 
@@ -118,6 +127,7 @@ final class ModerationStore: Sendable {
             if hidden {
                 try connection.query(
                     "UPDATE comment_reports SET is_open = 0 WHERE comment_id = ?", [.integer(Int64(commentID))])
+                try connection.query("UPDATE comments SET open_reports = 0 WHERE id = ?", [.integer(Int64(commentID))])
             }
             if let repliedTo = row.optionalInt(3) { try CommentStore.recountUnreadReplies(of: [repliedTo], connection) }
             try Self.record(
@@ -135,6 +145,7 @@ final class ModerationStore: Sendable {
                 [.integer(Int64(commentID))])
             let closed = connection.changes
             guard closed > 0 else { return nil }
+            try connection.query("UPDATE comments SET open_reports = 0 WHERE id = ?", [.integer(Int64(commentID))])
             try Self.record(
                 actor: actor, action: "dismiss", target: "comment \(commentID)",
                 note: note.isEmpty ? "\(closed) report\(closed == 1 ? "" : "s")" : note, now: now, connection)
@@ -177,6 +188,8 @@ final class ModerationStore: Sendable {
                     try connection.query(
                         "UPDATE comment_reports SET is_open = 0 WHERE comment_id IN (SELECT id FROM comments WHERE user_id = ?)",
                         [id])
+                    try connection.query(
+                        "UPDATE comments SET open_reports = 0 WHERE user_id = ? AND open_reports > 0", [id])
                 }
             }
             guard changed || hiddenCount > 0 else { return .unchanged }
