@@ -528,6 +528,10 @@ import Testing
         let middleID = try #require(commentID(in: middle["Location"]))
         #expect(middle["Location"] == "\(base)?comments=3#comment-\(middleID)")
         #expect(try poster.land(middle).text.contains("id=\"comment-\(middleID)\""))
+        // The conversations' author finds both in their replies, each linked to the page holding it.
+        let replies = try crowd.get("/me/replies").text
+        #expect(replies.contains("href=\"\(base)?comments=3#comment-\(middleID)\""))
+        #expect(replies.contains("href=\"\(base)#comment-\(earlyID)\""))
 
         // An edit goes back to the page holding the comment.
         let edited = try crowd.editComment(ids[150], "Number 151, edited.")

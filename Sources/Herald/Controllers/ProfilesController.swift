@@ -20,16 +20,7 @@ struct ProfilesController: Sendable {
                 "username": .string(username),
                 "joined": .string(DateText.long(joined)),
                 "joined_iso": .string(DateText.rfc3339(joined)),
-                "comments": .list(
-                    comments.map { comment in
-                        [
-                            "url": .string(ArticlePaths.article(comment.articleSlug) + "#comment-\(comment.id)"),
-                            "article_title": .string(comment.articleTitle),
-                            "date_iso": .string(DateText.rfc3339(comment.createdAt)),
-                            "date_text": .string(DateText.long(comment.createdAt)),
-                            "paragraphs": .list(Paragraphs.split(comment.body).map(MustacheValue.string)),
-                        ]
-                    }),
+                "comments": .list(comments.map { .object(ProfileCommentView(comment: $0)) }),
                 "has_comments": .bool(!comments.isEmpty),
                 "newer_url": number > 1 ? .string(number == 2 ? base : base + "?page=\(number - 1)") : .null,
                 "older_url": hasOlder ? .string(base + "?page=\(number + 1)") : .null,
@@ -39,6 +30,22 @@ struct ProfilesController: Sendable {
             throw HTTPError(.notFound, "There is no reader called that here.")
         case .pastTheLast:
             throw HTTPError(.notFound, "There is no page \(number) of this reader's comments.")
+        }
+    }
+}
+
+/// A comment on a profile: each value made when the template reads it (no dictionary per comment).
+struct ProfileCommentView: MustacheObject {
+    let comment: ProfileStore.ProfileComment
+
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "url": .string(ArticlePaths.article(comment.articleSlug) + "#comment-\(comment.id)")
+        case "article_title": .string(comment.articleTitle)
+        case "date_iso": .string(DateText.rfc3339(comment.createdAt))
+        case "date_text": .string(DateText.long(comment.createdAt))
+        case "paragraphs": .list(Paragraphs.split(comment.body).map(MustacheValue.string))
+        default: nil
         }
     }
 }

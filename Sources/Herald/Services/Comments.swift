@@ -154,14 +154,11 @@ final class Comments: Sendable {
     /// the first page marks every reply read (the header's count goes).
     func replies(to reader: User, page: Int) throws -> (replies: [ReplyToReader], hasMore: Bool)? {
         let (replies, hasMore) = try comments.replies(
-            to: reader.id, page: page, size: Self.repliesPerPage, now: clock.now())
+            to: reader.id, page: page, size: Self.repliesPerPage, threadsPerPage: Self.threadsPerPage, now: clock.now())
         if replies.isEmpty && page > 1 { return nil }
-        let located = try replies.map { reply in
+        let located = replies.map { reply in
             ReplyToReader(
-                reply: reply,
-                path: Self.path(
-                    of: reply.comment.id, slug: reply.articleSlug,
-                    page: try comments.page(holding: reply.comment, size: Self.threadsPerPage)))
+                reply: reply, path: Self.path(of: reply.comment.id, slug: reply.articleSlug, page: reply.commentsPage))
         }
         if reader.unreadReplies > 0 || replies.contains(where: \.isUnread) { try comments.markRepliesRead(of: reader.id) }
         return (located, hasMore)

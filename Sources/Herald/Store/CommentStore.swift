@@ -85,14 +85,31 @@ public final class CommentStore: Sendable {
         public var articleSlug: String
         public var articleTitle: String
         public var isUnread: Bool
+        /// The article's page of comments that holds it (1 for the first), with `threadsPerPage`
+        /// conversations a page.
+        public var commentsPage: Int
     }
 
-    /// Replies to `userID`'s comments by others, newest first, that readers can see.
-    public func replies(to userID: Int, page: Int, size: Int, now: Int) throws -> (replies: [Reply], hasMore: Bool) {
+    /// The reply list's columns: a comment, its article, whether it was read, and how many
+    /// conversations come before its own on the article (its page, without a query per reply).
+    private static let replySelection = Comment.selection.replacingOccurrences(
+        of: "FROM comments",
+        with: """
+            , articles.slug, articles.title, comments.reply_read, (
+                SELECT count(DISTINCT earlier.thread_id) FROM comments earlier
+                WHERE earlier.article_id = comments.article_id AND earlier.thread_id < comments.thread_id)
+            FROM comments
+            """)
+
+    /// Replies to `userID`'s comments by others, newest first, that readers can see, each with the
+    /// page of `threadsPerPage` conversations that holds it.
+    public func replies(to userID: Int, page: Int, size: Int, threadsPerPage: Int, now: Int) throws -> (
+        replies: [Reply], hasMore: Bool
+    ) {
         let rows = try database.withConnection { connection in
             try connection.query(
                 """
-                \(Comment.selection.replacingOccurrences(of: "FROM comments", with: ", articles.slug, articles.title, comments.reply_read FROM comments"))
+                \(Self.replySelection)
                 JOIN articles ON articles.id = comments.article_id
                 WHERE comments.reply_to_user = ? AND comments.user_id <> ? AND comments.hidden = 0
                 AND \(ArticleStore.published)
@@ -106,7 +123,8 @@ public final class CommentStore: Sendable {
         let replies = rows.prefix(size).map { row in
             Reply(
                 comment: Comment(row: row), articleSlug: row.string(Comment.columnCount),
-                articleTitle: row.string(Comment.columnCount + 1), isUnread: row.int(Comment.columnCount + 2) == 0)
+                articleTitle: row.string(Comment.columnCount + 1), isUnread: row.int(Comment.columnCount + 2) == 0,
+                commentsPage: row.int(Comment.columnCount + 3) / threadsPerPage + 1)
         }
         return (replies, rows.count > size)
     }
