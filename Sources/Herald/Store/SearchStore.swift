@@ -43,46 +43,82 @@ final class SearchStore: Sendable {
     static let rankedCandidates = 1000
 
     /// SQLite. A trigram phrase is as slow as its most common trigram ("harbour": every article
-    /// holds "har"), so the index is asked only for the query's rarest trigram — the one fewest
-    /// articles hold, by `articles_search_terms` — and the rows it gives, newest first, are checked
-    /// for every word as a substring; the first 1,000 that hold them all are ranked. Words shorter
-    /// than a trigram only filter. A word whose trigrams the index folds differently from here
-    /// (some non-ASCII capitals) is matched as a whole phrase instead. `CROSS JOIN` keeps the index
-    /// as the outer loop: with bound parameters the planner otherwise read every article in date
-    /// order and asked the index about each one (30 ms instead of 2).
+    /// holds "har"), so the index is asked only for each word's rarest trigram — the one fewest
+    /// articles hold, by `articles_search_terms` — all of them at once (`AND`; a word's trigram
+    /// much more common than the query's rarest costs more to intersect than it saves, and is
+    /// left to the check), and the rows it gives, newest first, are checked for every word as a
+    /// substring; the first 1,000 that hold them all are ranked, and only the page's rows are read
+    /// whole. A word is checked field by field with `LIKE`, which folds ASCII case as `lower()`
+    /// does but stops at the first match and copies nothing (`instr(lower(title || …))` lowered a
+    /// copy of every candidate's whole text: 2.5× slower). Words shorter than a trigram only
+    /// filter. A word whose trigrams the index folds differently from here (some non-ASCII
+    /// capitals) is matched as a whole phrase instead. `CROSS JOIN` keeps the index as the outer
+    /// loop: with bound parameters the planner otherwise read every article in date order and
+    /// asked the index about each one (30 ms instead of 2).
     private static func sqlite(
         _ words: [String], limit: Int, offset: Int, now: Int,
         counts: (String, any SQLConnection) throws -> Int, _ connection: any SQLConnection
     ) throws -> [SQLRow] {
-        // SQLite's lower() folds ASCII only; the words are lower-cased the same way.
-        let lowered = words.map { SQLValue.text(asciiLowercased($0)) }
-        let filters = words.map { _ in " AND instr(\(text), ?) > 0" }.joined()
-        let titleHits = words.map { _ in "(instr(lower(articles.title), ?) > 0)" }.joined(separator: " + ")
+        let checks = words.map(SubstringCheck.init)
+        let filters = checks.map { " AND (\($0.sql("articles.title")) OR \($0.sql("articles.summary")) OR \($0.sql("articles.body")))" }
+            .joined()
+        let filterValues = checks.flatMap { [$0.value, $0.value, $0.value] }
+        let titleHits = checks.map { "(\($0.sql("articles.title")))" }.joined(separator: " + ")
+        let patterns = checks.map(\.value)
         let paging: [SQLValue] = [.integer(Int64(limit)), .integer(Int64(offset))]
-        guard let match = try rarestTrigramMatch(words, counts: { try counts($0, connection) }) else {
+        guard let match = try rarestTrigramsMatch(words, counts: { try counts($0, connection) }) else {
             // Only short words: the newest published articles holding them, read in date order.
             return try connection.query(
                 """
                 SELECT \(Article.columns) FROM articles WHERE \(ArticleStore.published)\(filters)
                 ORDER BY articles.published_at DESC, articles.id DESC LIMIT ? OFFSET ?
-                """, [.integer(Int64(now))] + lowered + paging)
+                """, [.integer(Int64(now))] + filterValues + paging)
         }
         return try connection.query(
             """
             SELECT \(Article.columns) FROM (
-                SELECT articles.id AS id FROM articles_search CROSS JOIN articles ON articles.id = articles_search.rowid
-                WHERE articles_search MATCH ? AND \(ArticleStore.published)\(filters)
-                ORDER BY articles_search.rowid DESC LIMIT ?
-            ) AS matches JOIN articles ON articles.id = matches.id
-            ORDER BY \(titleHits) DESC, articles.published_at DESC, articles.id DESC LIMIT ? OFFSET ?
+                SELECT id, hits, published FROM (
+                    SELECT articles.id AS id, \(titleHits) AS hits, articles.published_at AS published
+                    FROM articles_search CROSS JOIN articles ON articles.id = articles_search.rowid
+                    WHERE articles_search MATCH ? AND \(ArticleStore.published)\(filters)
+                    ORDER BY articles_search.rowid DESC LIMIT ?
+                ) AS matches ORDER BY hits DESC, published DESC, id DESC LIMIT ? OFFSET ?
+            ) AS page JOIN articles ON articles.id = page.id
+            ORDER BY page.hits DESC, page.published DESC, page.id DESC
             """,
-            [.text(match), .integer(Int64(now))] + lowered + [.integer(Int64(rankedCandidates))] + lowered + paging)
+            patterns + [.text(match), .integer(Int64(now))] + filterValues + [.integer(Int64(rankedCandidates))]
+                + paging)
     }
 
-    /// The FTS5 query that finds a superset of the answer from the rarest trigram of the words;
-    /// nil when no word is long enough to have one.
-    private static func rarestTrigramMatch(_ words: [String], counts: (String) throws -> Int) throws -> String? {
-        var best: (phrase: String, articles: Int)?
+    /// Whether a field holds a word, ignoring ASCII case (as SQLite's `lower()` folds): `LIKE`,
+    /// unless the word holds a NUL, where a `LIKE` pattern would end; then `instr` on a lower-cased
+    /// copy. The unary `+` keeps the planner from looking at the pattern: a bound `LIKE` pattern
+    /// in a `WHERE` clause otherwise has SQLite prepare the whole statement again each time it is
+    /// bound to another word (its prefix optimization, of no use with a leading `%`).
+    private struct SubstringCheck {
+        let value: SQLValue
+        private let like: Bool
+
+        init(_ word: String) {
+            like = !word.unicodeScalars.contains("\0")
+            value = .text(like ? "%" + SearchStore.likeEscaped(word) + "%" : SearchStore.asciiLowercased(word))
+        }
+
+        func sql(_ field: String) -> String {
+            like ? "+(\(field) LIKE ? ESCAPE '\\')" : "instr(lower(\(field)), ?) > 0"
+        }
+    }
+
+    /// A word's trigram this many times more common than the query's rarest is not asked of the
+    /// index: intersecting a long list (every article holds "har") costs more than checking the
+    /// few extra rows it would rule out.
+    static let intersectedTrigramRatio = 8
+
+    /// The FTS5 query that finds a superset of the answer: the rarest trigram of each word (those
+    /// not much more common than the rarest of all), all required; nil when no word is long
+    /// enough to have one.
+    private static func rarestTrigramsMatch(_ words: [String], counts: (String) throws -> Int) throws -> String? {
+        var chosen: [(phrase: String, articles: Int)] = []
         for word in words {
             let scalars = Array(word.lowercased().unicodeScalars)
             guard scalars.count >= indexedWordCharacters else { continue }
@@ -96,9 +132,12 @@ final class SearchStore: Sendable {
             // No article holds it as folded here: the index may fold this word otherwise, so the
             // whole word is asked for (it finds what the index's folding finds).
             let phrase = rarest.articles > 0 ? rarest.trigram : word
-            if rarest.articles < (best?.articles ?? Int.max) { best = (phrase, rarest.articles) }
+            if !chosen.contains(where: { $0.phrase == phrase }) { chosen.append((phrase, rarest.articles)) }
         }
-        return best.map { "\"" + $0.phrase.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        guard let fewest = chosen.map(\.articles).min() else { return nil }
+        return chosen.filter { $0.articles <= max(fewest, 1) * intersectedTrigramRatio }
+            .map { "\"" + $0.phrase.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            .joined(separator: " AND ")
     }
 
     private static func postgres(
@@ -133,14 +172,15 @@ final class SearchStore: Sendable {
         return count
     }
 
-    /// `%`, `_` and `\` taken literally in a LIKE pattern.
+    /// `%`, `_` and `\` taken literally in a LIKE pattern. Scalar by scalar: a `%` followed by a
+    /// combining mark is one Character, not equal to "%", yet still a wildcard to the database.
     static func likeEscaped(_ word: String) -> String {
-        var escaped = ""
-        for character in word {
-            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
+        var escaped = String.UnicodeScalarView()
+        for scalar in word.unicodeScalars {
+            if scalar == "%" || scalar == "_" || scalar == "\\" { escaped.append("\\") }
+            escaped.append(scalar)
         }
-        return escaped
+        return String(escaped)
     }
 
     static func asciiLowercased(_ word: String) -> String {
