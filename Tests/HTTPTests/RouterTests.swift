@@ -54,4 +54,18 @@ import Testing
             #expect(error.headers["Allow"] == "POST")
         }
     }
+
+    @Test func poolsAndPatternsComeFromTheRouteThatWouldAnswer() {
+        let pool = WorkerPool(name: "router-test", threads: 1, queueLimit: 1)
+        var router = router()
+        router.post("/login", on: pool) { _, _ in .text("login") }
+        #expect(router.workerPool(for: Request(method: .post, target: "/login")) === pool)
+        #expect(router.workerPool(for: Request(method: .get, target: "/login")) == nil)
+        #expect(router.workerPool(for: Request(method: .post, target: "/articles/x/like")) == nil)
+        #expect(router.pattern(for: Request(method: .post, target: "/articles/x/like")) == "/articles/:slug/like")
+        #expect(router.pattern(for: Request(method: .head, target: "/static/a/b.css")) == "/static/*path")
+        // An empty parameter or a missing rest is no match, as for dispatch.
+        #expect(router.pattern(for: Request(method: .get, target: "/articles/")) == "unmatched")
+        #expect(router.pattern(for: Request(method: .get, target: "/static")) == "unmatched")
+    }
 }
