@@ -1,11 +1,11 @@
 import Testing
 import TextSupport
 
+@testable import HTTP
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import HTTP
 
 @Suite struct ASCIITests {
     @Test func trimsSpacesAndTabsAtBothEnds() {
@@ -46,7 +46,8 @@ import TextSupport
             0, -1, 86_399, 86_400, -86_400, -86_401, 951_782_400, 951_868_799, 4_107_542_400, -2_208_988_800,
             253_402_300_799, -62_135_596_800, 1_709_251_199, 1_709_251_200,
         ]
-        let samples = fixed + (0..<20_000).map { _ in Int.random(in: -62_135_596_800...253_402_300_799, using: &random) }
+        let samples =
+            fixed + (0..<20_000).map { _ in Int.random(in: -62_135_596_800...253_402_300_799, using: &random) }
         for seconds in samples {
             var time = time_t(seconds)
             var parts = tm()

@@ -60,8 +60,9 @@ final class SearchStore: Sendable {
         counts: (String, any SQLConnection) throws -> Int, _ connection: any SQLConnection
     ) throws -> [SQLRow] {
         let checks = words.map(SubstringCheck.init)
-        let filters = checks.map { " AND (\($0.sql("articles.title")) OR \($0.sql("articles.summary")) OR \($0.sql("articles.body")))" }
-            .joined()
+        let filters = checks.map { check in
+            " AND (\(check.sql("articles.title")) OR \(check.sql("articles.summary")) OR \(check.sql("articles.body")))"
+        }.joined()
         let filterValues = checks.flatMap { [$0.value, $0.value, $0.value] }
         let titleHits = checks.map { "(\($0.sql("articles.title")))" }.joined(separator: " + ")
         let patterns = checks.map(\.value)
