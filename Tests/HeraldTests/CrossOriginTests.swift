@@ -114,4 +114,19 @@ import Testing
         #expect(!stranger.isValid(token, binding: "a:visitor"))
         #expect(!rotated.isValid(token, binding: "a:someone-else"))
     }
+
+    @Test func aRememberedTokenIsTheTokenAndTheMemoryStaysBounded() {
+        let tokens = CSRFTokens(keys: SecretKeys(current: "memo-secret-0123456789"))
+        let fresh = CSRFTokens(keys: SecretKeys(current: "memo-secret-0123456789"))
+        let first = tokens.token(binding: "a:returning", remember: true)
+        #expect(first == fresh.token(binding: "a:returning"))
+        #expect(tokens.token(binding: "a:returning", remember: true) == first)
+        // Past the memory's capacity it is emptied, and every token is still the right one.
+        for index in 0...CSRFTokens.rememberedCapacity {
+            let binding = "a:visitor-\(index)"
+            #expect(tokens.token(binding: binding, remember: true) == fresh.token(binding: binding))
+        }
+        #expect(tokens.token(binding: "a:returning", remember: true) == first)
+        #expect(tokens.isValid(first, binding: "a:returning"))
+    }
 }

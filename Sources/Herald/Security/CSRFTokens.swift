@@ -72,6 +72,8 @@ struct CSRFTokens: Sendable {
     /// the same reader asks for the same token on every page, and an HMAC costs more than the
     /// rest of serving a cached page. Bounded; emptied when full.
     private let known = KnownTokens()
+    /// How many remembered tokens are kept before the memory is emptied.
+    static let rememberedCapacity = KnownTokens.capacity
 
     init(keys: SecretKeys) {
         self.keys = keys

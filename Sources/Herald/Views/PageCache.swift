@@ -37,7 +37,16 @@ final class PageCache: Sendable {
         /// is kept and served again while the address is the same, instead of copying the page
         /// anew for each request.
         let lastCopy = LastCopy()
-        var onlyReturnAddress: Bool { !slots.isEmpty && slots.allSatisfy { $0.value == .here } }
+        /// Found once, when the page is rendered.
+        let onlyReturnAddress: Bool
+
+        init(writeCount: Int, renderedAt: Int64, response: Response, slots: [Slot]) {
+            self.writeCount = writeCount
+            self.renderedAt = renderedAt
+            self.response = response
+            self.slots = slots
+            onlyReturnAddress = !slots.isEmpty && slots.allSatisfy { $0.value == .here }
+        }
     }
 
     private final class LastCopy: Sendable {
