@@ -4,6 +4,9 @@ internal import CSQLite
 ///
 /// Not thread-safe: a connection is used by one thread at a time, handed out by `Database`.
 final class SQLiteConnection: SQLConnection {
+    /// How much of the database file is read through a memory map (1 GiB; beyond it, pread).
+    static let mappedBytes = 1 << 30
+
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
@@ -23,6 +26,12 @@ final class SQLiteConnection: SQLConnection {
         self.handle = handle
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
+        // Pages are read from a memory map of the file rather than copied in by a pread each:
+        // a profile page at scale (100k articles, 1M comments, each of its 21 comments on its own
+        // page) spent a fifth of its time in pread, and took 29 % less CPU mapped. The map is
+        // address space, not memory: untouched parts cost nothing, and the kernel may drop what
+        // was read like any cached file page. A write still goes through the WAL as before.
+        try execute("PRAGMA mmap_size = \(Self.mappedBytes)")
         if !readOnly {
             try execute("PRAGMA journal_mode = WAL")
             // NORMAL in WAL mode: a committed transaction survives a crash of the process
