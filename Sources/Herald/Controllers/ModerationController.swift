@@ -118,7 +118,8 @@ struct ModerationController: Sendable {
             throw HTTPError(
                 .unprocessableContent,
                 "Choose why you report it: "
-                    + Moderation.Reason.allCases.map { "\($0.rawValue) (\($0.label.lowercased()))" }.joined(separator: ", ")
+                    + Moderation.Reason.allCases.map { "\($0.rawValue) (\($0.label.lowercased()))" }.joined(
+                        separator: ", ")
                     + ".")
         case .noSuchComment:
             throw Self.noSuchComment
@@ -220,7 +221,7 @@ struct ModerationActionView: MustacheObject {
         case "target": .string(action.target)
         case "note": .string(action.note)
         case "at_iso": .string(DateText.rfc3339(action.at))
-        case "at_text": .string(DateText.long(action.at) + ", " + DateText.timeOfDay(action.at))
+        case "at_text": .string(DateText.dayAndTime(action.at))
         default: nil
         }
     }

@@ -35,7 +35,7 @@ final class Newsroom: Sendable {
 
     var now: Int { clock.now() }
 
-    func desk(page number: Int) throws -> (articles: [Article], hasOlder: Bool) {
+    func desk(page number: Int) throws -> (articles: [ArticleStore.DeskEntry], hasOlder: Bool) {
         try articles.deskPage(number, size: Self.deskPageSize)
     }
 

@@ -16,14 +16,36 @@ struct ArticleRecord: Sendable, Equatable {
 
 /// The newsroom's side of the articles table: the desk's list and writing articles.
 extension ArticleStore {
-    /// One page of every article in any state, most recently changed first.
-    func deskPage(_ number: Int, size: Int) throws -> (articles: [Article], hasOlder: Bool) {
+    /// One line of the desk: only what the list shows, not the article's text.
+    struct DeskEntry: Sendable, Equatable {
+        let id: Int
+        let title: String
+        let section: String
+        let author: String
+        let isDraft: Bool
+        let publishedAt: Int
+        let updatedAt: Int
+
+        func state(at now: Int) -> ArticleState { Article.state(isDraft: isDraft, publishedAt: publishedAt, at: now) }
+    }
+
+    /// One page of every article in any state, most recently changed first. Seven columns, not
+    /// an article's twenty-two: turning rows into values was a fifth of the desk's time.
+    func deskPage(_ number: Int, size: Int) throws -> (articles: [DeskEntry], hasOlder: Bool) {
         let rows = try database.withConnection { connection in
             try connection.query(
-                "SELECT \(Article.listColumns) FROM articles ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
+                """
+                SELECT id, title, section, author, draft, published_at, updated_at FROM articles
+                ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?
+                """,
                 [.integer(Int64(size + 1)), .integer(Int64((number - 1) * size))])
         }
-        return (rows.prefix(size).map(Article.init(row:)), rows.count > size)
+        let entries = rows.prefix(size).map { row in
+            DeskEntry(
+                id: row.int(0), title: row.string(1), section: row.string(2), author: row.string(3),
+                isDraft: row.int(4) != 0, publishedAt: row.int(5), updatedAt: row.int(6))
+        }
+        return (entries, rows.count > size)
     }
 
     func article(id: Int) throws -> Article? {

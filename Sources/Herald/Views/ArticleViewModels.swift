@@ -69,15 +69,14 @@ struct ArticlePageView: MustacheObject {
             case .draft: .string("Draft: readers cannot see this article.")
             case .scheduled:
                 .string(
-                    "Scheduled: readers will see this article from \(DateText.long(article.publishedAt)), "
-                        + "\(DateText.timeOfDay(article.publishedAt)) UTC.")
+                    "Scheduled: readers will see this article from \(DateText.dayAndTime(article.publishedAt)) UTC.")
             }
         case "updated":
             article.revisedAt.flatMap { revised in
                 revised > article.publishedAt
                     ? [
                         "iso": .string(DateText.rfc3339(revised)),
-                        "text": .string(DateText.long(revised) + ", " + DateText.timeOfDay(revised) + " UTC"),
+                        "text": .string(DateText.dayAndTime(revised) + " UTC"),
                     ] : nil
             } ?? .null
         case "original_url": article.originalURL.isEmpty ? .null : .string(article.originalURL)

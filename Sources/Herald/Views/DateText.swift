@@ -15,14 +15,33 @@ enum DateText {
 
     /// `29 November 2026` (for readers).
     static func long(_ seconds: Int) -> String {
+        long(UTCDate(secondsSince1970: seconds))
+    }
+
+    static func long(_ date: UTCDate) -> String {
+        String(date.day) + " " + months[date.month - 1] + " " + String(date.year)
+    }
+
+    /// `29 November 2026, 07:42` (the desk, the moderation log).
+    static func dayAndTime(_ seconds: Int) -> String {
         let date = UTCDate(secondsSince1970: seconds)
-        return "\(date.day) \(months[date.month - 1]) \(date.year)"
+        return long(date) + ", " + timeOfDay(date)
     }
 
     /// `07:42` (UTC), for times that matter to the minute (schedules, the desk).
     static func timeOfDay(_ seconds: Int) -> String {
-        let date = UTCDate(secondsSince1970: seconds)
-        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
-        return two(date.hour) + ":" + two(date.minute)
+        timeOfDay(UTCDate(secondsSince1970: seconds))
+    }
+
+    static func timeOfDay(_ date: UTCDate) -> String {
+        // Five ASCII bytes: a small string, built in place with no allocation.
+        String(unsafeUninitializedCapacity: 5) { bytes in
+            bytes[0] = UInt8(48 + date.hour / 10)
+            bytes[1] = UInt8(48 + date.hour % 10)
+            bytes[2] = UInt8(ascii: ":")
+            bytes[3] = UInt8(48 + date.minute / 10)
+            bytes[4] = UInt8(48 + date.minute % 10)
+            return 5
+        }
     }
 }
