@@ -5,10 +5,18 @@
 public struct HTTPHeaders: Sendable, Sequence {
     public private(set) var fields: [(name: String, value: String)] = []
 
-    public init() {}
+    /// Room for what a response collects on its way out (a handler's one or two headers, then the
+    /// security headers, cookies, the request id: about ten) and for a browser's request, so
+    /// that the list is allocated once instead of regrown four times for every request.
+    static let usualCount = 12
+
+    public init() {
+        fields.reserveCapacity(Self.usualCount)
+    }
 
     public init(_ fields: [(String, String)]) {
-        self.fields = fields.map { (name: $0.0, value: $0.1) }
+        self.fields.reserveCapacity(Swift.max(fields.count, Self.usualCount))
+        for (name, value) in fields { self.fields.append((name: name, value: value)) }
     }
 
     /// The first value of `name`, or nil.

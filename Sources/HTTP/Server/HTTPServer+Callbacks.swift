@@ -216,10 +216,17 @@ extension HTTPServer {
         }
         guard let mhdResponse else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
-        for (name, value) in response.headers where MHD_add_response_header(mhdResponse, name, value) != .YES {
-            // Only a header containing CR or LF is refused; never send a half-built response.
-            log.error("refused response header \(name) (invalid characters)")
-            return .NO
+        for (name, value) in response.headers {
+            // `withCString` lends the strings' own bytes; passing a String where C wants a pointer
+            // would copy each into a new array first (two allocations a header, twenty a page).
+            let added = name.withCString { name in
+                value.withCString { value in MHD_add_response_header(mhdResponse, name, value) }
+            }
+            guard added == .YES else {
+                // Only a header containing CR or LF is refused; never send a half-built response.
+                log.error("refused response header \(name) (invalid characters)")
+                return .NO
+            }
         }
         return MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
     }

@@ -63,21 +63,25 @@ enum ListeningSocket {
 
     /// The numeric text form of an IPv4 or IPv6 address.
     static func numericHost(_ address: UnsafePointer<sockaddr>) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        switch Int32(address.pointee.sa_family) {
-        case AF_INET:
-            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
-                var raw = ipv4.pointee.sin_addr
-                _ = inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count))
+        // On the stack: this runs for every request.
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { buffer in
+            guard let base = buffer.baseAddress else { return "" }
+            let written: UnsafePointer<CChar>?
+            switch Int32(address.pointee.sa_family) {
+            case AF_INET:
+                written = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                    var raw = ipv4.pointee.sin_addr
+                    return inet_ntop(AF_INET, &raw, base, socklen_t(buffer.count))
+                }
+            case AF_INET6:
+                written = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+                    var raw = ipv6.pointee.sin6_addr
+                    return inet_ntop(AF_INET6, &raw, base, socklen_t(buffer.count))
+                }
+            default:
+                written = nil
             }
-        case AF_INET6:
-            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
-                var raw = ipv6.pointee.sin6_addr
-                _ = inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count))
-            }
-        default:
-            return ""
+            return written.map { String(cString: $0) } ?? ""
         }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
