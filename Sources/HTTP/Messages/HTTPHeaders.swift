@@ -10,9 +10,8 @@ public struct HTTPHeaders: Sendable, Sequence {
     /// that the list is allocated once instead of regrown four times for every request.
     static let usualCount = 12
 
-    public init() {
-        fields.reserveCapacity(Self.usualCount)
-    }
+    /// Allocates nothing: the room is made by the first field added.
+    public init() {}
 
     public init(_ fields: [(String, String)]) {
         self.fields.reserveCapacity(Swift.max(fields.count, Self.usualCount))
@@ -35,13 +34,14 @@ public struct HTTPHeaders: Sendable, Sequence {
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
     public mutating func add(_ name: String, _ value: String) {
+        if fields.capacity == 0 { fields.reserveCapacity(Self.usualCount) }
         fields.append((name: name, value: value))
     }
 
     /// Replaces every value of `name` with one value.
     public mutating func set(_ name: String, _ value: String) {
         remove(name)
-        fields.append((name: name, value: value))
+        add(name, value)
     }
 
     public mutating func remove(_ name: String) {
