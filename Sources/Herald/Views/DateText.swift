@@ -7,6 +7,7 @@ enum DateText {
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
         "November", "December",
     ]
+    private static let monthBytes = months.map { Array($0.utf8) }
 
     /// `2026-11-29T07:42:00Z` (RFC 3339, for `<time datetime>` and Atom).
     static func rfc3339(_ seconds: Int) -> String {
@@ -15,33 +16,66 @@ enum DateText {
 
     /// `29 November 2026` (for readers).
     static func long(_ seconds: Int) -> String {
-        long(UTCDate(secondsSince1970: seconds))
-    }
-
-    static func long(_ date: UTCDate) -> String {
-        String(date.day) + " " + months[date.month - 1] + " " + String(date.year)
+        written(UTCDate(secondsSince1970: seconds), withTime: false)
     }
 
     /// `29 November 2026, 07:42` (the desk, the moderation log).
     static func dayAndTime(_ seconds: Int) -> String {
-        let date = UTCDate(secondsSince1970: seconds)
-        return long(date) + ", " + timeOfDay(date)
+        written(UTCDate(secondsSince1970: seconds), withTime: true)
     }
 
-    /// `07:42` (UTC), for times that matter to the minute (schedules, the desk).
+    /// `07:42` (UTC), for times that matter to the minute (schedules).
     static func timeOfDay(_ seconds: Int) -> String {
-        timeOfDay(UTCDate(secondsSince1970: seconds))
+        time(of: UTCDate(secondsSince1970: seconds))
     }
 
-    static func timeOfDay(_ date: UTCDate) -> String {
-        // Five ASCII bytes: a small string, built in place with no allocation.
+    private static func time(of date: UTCDate) -> String {
+        // Five ASCII bytes: a small string, made in place with no allocation.
         String(unsafeUninitializedCapacity: 5) { bytes in
-            bytes[0] = UInt8(48 + date.hour / 10)
-            bytes[1] = UInt8(48 + date.hour % 10)
-            bytes[2] = UInt8(ascii: ":")
-            bytes[3] = UInt8(48 + date.minute / 10)
-            bytes[4] = UInt8(48 + date.minute % 10)
+            writeTime(date, into: bytes, at: 0)
             return 5
         }
+    }
+
+    /// The day, month and year (and the time) written into one buffer: pages list fifty or a
+    /// hundred dates, and joining the pieces with `+` made a new string for each piece.
+    private static func written(_ date: UTCDate, withTime: Bool) -> String {
+        guard (1...9999).contains(date.year) else {
+            let day = "\(date.day) \(months[date.month - 1]) \(date.year)"
+            return withTime ? day + ", " + time(of: date) : day
+        }
+        // "29 September 2026, 07:42" is the longest: 24 bytes.
+        return String(unsafeUninitializedCapacity: 24) { bytes in
+            var count = 0
+            func put(_ byte: UInt8) {
+                bytes[count] = byte
+                count += 1
+            }
+            if date.day >= 10 { put(UInt8(48 + date.day / 10)) }
+            put(UInt8(48 + date.day % 10))
+            put(UInt8(ascii: " "))
+            for byte in monthBytes[date.month - 1] { put(byte) }
+            put(UInt8(ascii: " "))
+            var divisor = date.year >= 1000 ? 1000 : date.year >= 100 ? 100 : date.year >= 10 ? 10 : 1
+            while divisor > 0 {
+                put(UInt8(48 + date.year / divisor % 10))
+                divisor /= 10
+            }
+            if withTime {
+                put(UInt8(ascii: ","))
+                put(UInt8(ascii: " "))
+                writeTime(date, into: bytes, at: count)
+                count += 5
+            }
+            return count
+        }
+    }
+
+    private static func writeTime(_ date: UTCDate, into bytes: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        bytes[start] = UInt8(48 + date.hour / 10)
+        bytes[start + 1] = UInt8(48 + date.hour % 10)
+        bytes[start + 2] = UInt8(ascii: ":")
+        bytes[start + 3] = UInt8(48 + date.minute / 10)
+        bytes[start + 4] = UInt8(48 + date.minute % 10)
     }
 }
