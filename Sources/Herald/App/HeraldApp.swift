@@ -66,7 +66,7 @@ public final class HeraldApp: Sendable {
         let pages = ArticlePages(articles: articles, sections: sections, clock: configuration.clock)
         let articlePage = ArticlePage(likes: likes, comments: comments, views: views, clock: configuration.clock)
         let likesController = LikesController(
-            likes: Likes(articles: articles, likes: likes, clock: configuration.clock), pages: pages, views: views)
+            likes: Likes(likes: likes, clock: configuration.clock), pages: pages, views: views)
         let commentRules = Comments(
             articles: articles, comments: comments, limiter: limiter, clock: configuration.clock,
             perMinute: configuration.commentsPerMinute)

@@ -35,12 +35,12 @@ struct LikesController: Sendable {
     func change(_ request: Request, _ context: inout RequestContext, liked: Bool) throws -> Response {
         guard let user = context.user else { throw HTTPError(.forbidden, "Please log in first.") }
         switch try likes.change(ArticleRoutes.slug(request), liked: liked, by: user.id) {
-        case .liked(let article, let count):
-            if request.prefersJSON { return .json(LikeState(liked: true, count: count)) }
+        case .liked(let article):
+            if request.prefersJSON { return .json(LikeState(liked: true, count: article.count)) }
             context.nextFlash = "You liked “\(article.title)”."
             return .redirect(to: ArticlePaths.article(article.slug))
-        case .unliked(let article, let count):
-            if request.prefersJSON { return .json(LikeState(liked: false, count: count)) }
+        case .unliked(let article):
+            if request.prefersJSON { return .json(LikeState(liked: false, count: article.count)) }
             context.nextFlash = "You no longer like “\(article.title)”."
             return .redirect(to: ArticlePaths.article(article.slug))
         case .noSuchArticle:

@@ -2,30 +2,25 @@
 final class Likes: Sendable {
     enum Outcome: Sendable, Equatable {
         /// Done; the article, and its like count right after.
-        case liked(Article, count: Int)
-        case unliked(Article, count: Int)
+        case liked(LikeStore.Change)
+        case unliked(LikeStore.Change)
         case noSuchArticle
     }
 
-    private let articles: ArticleStore
     private let likes: LikeStore
     private let clock: Clock
 
-    init(articles: ArticleStore, likes: LikeStore, clock: Clock) {
-        self.articles = articles
+    init(likes: LikeStore, clock: Clock) {
         self.likes = likes
         self.clock = clock
     }
 
     /// Likes (idempotent: twice counts once) or unlikes the article for the reader.
     func change(_ slug: String, liked: Bool, by userID: Int) throws -> Outcome {
-        guard let article = try articles.articleWithoutBody(slug: slug), article.isPublished(at: clock.now()) else {
+        guard let change = try likes.change(slug: slug, userID: userID, liked: liked, now: clock.now()) else {
             return .noSuchArticle
         }
-        if liked {
-            return .liked(article, count: try likes.like(userID: userID, articleID: article.id, at: clock.now()))
-        }
-        return .unliked(article, count: try likes.unlike(userID: userID, articleID: article.id))
+        return liked ? .liked(change) : .unliked(change)
     }
 
     /// The reader's liked articles, newest like first.

@@ -57,14 +57,6 @@ public final class ArticleStore: Sendable {
         }.first.map(Article.init(row:))
     }
 
-    /// The article at `slug` without its body: for what acts on an article (a like) rather than
-    /// showing it, where reading and decoding the text would be wasted.
-    public func articleWithoutBody(slug: String) throws -> Article? {
-        try database.withConnection { connection in
-            try connection.query("SELECT \(Article.listColumns) FROM articles WHERE slug = ?", [.text(slug)])
-        }.first.map(Article.init(row:))
-    }
-
     public func slug(id: Int) throws -> String? {
         try database.withConnection { connection in
             try connection.query("SELECT slug FROM articles WHERE id = ?", [.integer(Int64(id))])
