@@ -237,8 +237,11 @@ measure() { # MARKER PATHS [COOKIE] → "req/s p50 p99" (ms) for each of ROUNDS 
   local marker=$1
   local -x PATHS=$2 COOKIE=${3:-}
   # The first path must answer 200 with what the page lists (MARKER), not an empty page.
+  # The whole page is read before it is searched: `curl | grep -q` fails under pipefail when grep
+  # stops at the first match while curl is still writing a large page (curl's exit 23).
+  local page
   for path in $PATHS; do
-    curl -sf ${COOKIE:+-b "$COOKIE"} "$BASE$path" | grep -q -- "$marker" \
+    page=$(curl -sf ${COOKIE:+-b "$COOKIE"} "$BASE$path") && grep -q -- "$marker" <<<"$page" \
       || { echo "GET $path: failed or without $marker" >&2; exit 1; }
     break
   done
