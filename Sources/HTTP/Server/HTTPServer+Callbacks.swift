@@ -210,11 +210,17 @@ extension HTTPServer {
     }
 
     private static func queue(_ response: Response, on connection: OpaquePointer, log: Logger) -> MHD_Result {
-        let mhdResponse = response.body.withUnsafeBytes { body in
-            MHD_create_response_from_buffer(
-                body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
+        // The body is lent, not copied: libmicrohttpd sends from the array's own storage and
+        // calls `releaseLentBody` once it is done with it (a copy was 4 % of the front page).
+        let lent = Unmanaged.passRetained(LentBody(response.body))
+        let mhdResponse = lent.takeUnretainedValue().bytes.withUnsafeBytes { body in
+            MHD_create_response_from_buffer_with_free_callback_cls(
+                body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), releaseLentBody, lent.toOpaque())
         }
-        guard let mhdResponse else { return .NO }
+        guard let mhdResponse else {
+            lent.release()
+            return .NO
+        }
         defer { MHD_destroy_response(mhdResponse) }
         for (name, value) in response.headers {
             // `withCString` lends the strings' own bytes; passing a String where C wants a pointer
@@ -266,6 +272,22 @@ private let collectHeader:
         headers.pointee.add(name, text)
         return .YES
     }
+
+/// A response body libmicrohttpd sends from where it is. The retain passed with it keeps the
+/// array alive until libmicrohttpd releases it; the array is a `let` no one can mutate, so its
+/// storage stays where `withUnsafeBytes` found it.
+private final class LentBody {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+}
+
+private let releaseLentBody: @convention(c) (UnsafeMutableRawPointer?) -> Void = { cls in
+    guard let cls else { return }
+    Unmanaged<LentBody>.fromOpaque(cls).release()
+}
 
 /// A connection handed to a pool thread. libmicrohttpd allows resuming from any thread,
 /// and the connection is not touched by its own thread while suspended.
