@@ -97,6 +97,15 @@ public final class HTTPServer: @unchecked Sendable {
     /// Stops accepting, lets requests in flight finish (up to the grace period), then stops.
     public func shutdown() {
         guard let daemon else { return }
+        // With nothing in flight there is nothing to drain: stop at once (libmicrohttpd closes the
+        // listening socket). Quiescing an epoll thread pool races inside libmicrohttpd 0.9.75: the
+        // quiescing thread and a worker that is awake both take the listening socket out of the
+        // worker's epoll set, and the worker that loses aborts the process ("Failed to remove
+        // listen FD from epoll set"). Only a shutdown with requests still running pays that risk.
+        if requestsInFlight.load(ordering: .acquiring) == 0 {
+            stopDaemon()
+            return
+        }
         let socket = MHD_quiesce_daemon(daemon)
         // Stop listening now (new connections are refused), but close the descriptor only after
         // MHD_stop_daemon: libmicrohttpd's worker threads may still take it out of their epoll
