@@ -666,6 +666,11 @@ import Testing
         #expect(!(try app.client().get("/feed.atom").text.contains("Kept through a pause")))
         #expect(try editor.deskRows().first { $0.id == id }.map { $0.state != "published" } == true)
         #expect(try editor.get("/articles/\(slug)").text.contains("data-draft-banner"))
+        // Nor can it be liked or unliked meanwhile: 404, and its count stays as it was.
+        let accountToken = try reader.formToken(on: "/account")
+        for action in ["like", "unlike"] {
+            #expect(try reader.post("/articles/\(slug)/\(action)", form: [("csrf_token", accountToken)]).status == 404)
+        }
 
         let republished = try editor.saveArticle(id, form)
         #expect(flashText(in: try editor.follow(republished).text)?.contains("Published") == true)
