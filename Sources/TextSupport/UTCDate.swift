@@ -44,11 +44,7 @@ public struct UTCDate: Sendable, Equatable {
         }
         return String(unsafeUninitializedCapacity: 20) { bytes in
             func put(_ number: Int, digits: Int, at index: Int) {
-                var rest = number
-                for offset in stride(from: digits - 1, through: 0, by: -1) {
-                    bytes[index + offset] = UInt8(48 + rest % 10)
-                    rest /= 10
-                }
+                DecimalDigits.write(number, digits: digits, into: bytes, at: index)
             }
             put(year, digits: 4, at: 0)
             bytes[4] = UInt8(ascii: "-")

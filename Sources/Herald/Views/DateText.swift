@@ -51,16 +51,16 @@ enum DateText {
                 bytes[count] = byte
                 count += 1
             }
-            if date.day >= 10 { put(UInt8(48 + date.day / 10)) }
-            put(UInt8(48 + date.day % 10))
+            func put(number: Int) {
+                let digits = DecimalDigits.count(of: number)
+                DecimalDigits.write(number, digits: digits, into: bytes, at: count)
+                count += digits
+            }
+            put(number: date.day)
             put(UInt8(ascii: " "))
             for byte in monthBytes[date.month - 1] { put(byte) }
             put(UInt8(ascii: " "))
-            var divisor = date.year >= 1000 ? 1000 : date.year >= 100 ? 100 : date.year >= 10 ? 10 : 1
-            while divisor > 0 {
-                put(UInt8(48 + date.year / divisor % 10))
-                divisor /= 10
-            }
+            put(number: date.year)
             if withTime {
                 put(UInt8(ascii: ","))
                 put(UInt8(ascii: " "))
@@ -72,10 +72,8 @@ enum DateText {
     }
 
     private static func writeTime(_ date: UTCDate, into bytes: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
-        bytes[start] = UInt8(48 + date.hour / 10)
-        bytes[start + 1] = UInt8(48 + date.hour % 10)
+        DecimalDigits.write(date.hour, digits: 2, into: bytes, at: start)
         bytes[start + 2] = UInt8(ascii: ":")
-        bytes[start + 3] = UInt8(48 + date.minute / 10)
-        bytes[start + 4] = UInt8(48 + date.minute % 10)
+        DecimalDigits.write(date.minute, digits: 2, into: bytes, at: start + 3)
     }
 }
