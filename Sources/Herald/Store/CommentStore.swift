@@ -16,17 +16,17 @@ public final class CommentStore: Sendable {
                 ).first?.int(0)
             else { throw StoreError.failed("the comment id counter is missing") }
             try connection.query(
-                    """
-                    INSERT INTO comments (id, article_id, user_id, body, created_at, parent_id, thread_id, reply_to_user)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .integer(Int64(id)), .integer(Int64(articleID)), .integer(Int64(userID)), .text(body),
-                        .integer(Int64(now)),
-                        parent.map { .integer(Int64($0.id)) } ?? .null,
-                        parent.map { .integer(Int64($0.threadID)) } ?? .null,
-                        parent.map { .integer(Int64($0.userID)) } ?? .null,
-                    ])
+                """
+                INSERT INTO comments (id, article_id, user_id, body, created_at, parent_id, thread_id, reply_to_user)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .integer(Int64(id)), .integer(Int64(articleID)), .integer(Int64(userID)), .text(body),
+                    .integer(Int64(now)),
+                    parent.map { .integer(Int64($0.id)) } ?? .null,
+                    parent.map { .integer(Int64($0.threadID)) } ?? .null,
+                    parent.map { .integer(Int64($0.userID)) } ?? .null,
+                ])
             if parent == nil {
                 try connection.query("UPDATE comments SET thread_id = id WHERE id = ?", [.integer(Int64(id))])
             }
@@ -36,7 +36,6 @@ public final class CommentStore: Sendable {
             return id
         }
     }
-
 
     /// The comments of one page of an article's conversations: `size` top-level threads, oldest
     /// first, each with all its replies; plus whether a later page exists.
@@ -63,11 +62,23 @@ public final class CommentStore: Sendable {
     public func page(holding comment: Comment, size: Int) throws -> Int {
         let before = try database.withConnection { connection in
             try connection.query(
-                "SELECT count(DISTINCT thread_id) FROM comments WHERE article_id = ? AND thread_id < ?",
+                Self.threadsBefore(article: "?", thread: "?"),
                 [.integer(Int64(comment.articleID)), .integer(Int64(comment.threadID))]
             ).first?.int(0) ?? 0
         }
-        return before / size + 1
+        return Self.page(threadsBefore: before, size: size)
+    }
+
+    /// How many conversations on `article` come before `thread` (SQL expressions: placeholders or
+    /// columns). One rule for both ways a comment's page is found: the redirect after posting it,
+    /// and the link on a reply in `/me/replies`.
+    private static func threadsBefore(article: String, thread: String) -> String {
+        "SELECT count(DISTINCT earlier.thread_id) FROM comments earlier "
+            + "WHERE earlier.article_id = \(article) AND earlier.thread_id < \(thread)"
+    }
+
+    private static func page(threadsBefore before: Int, size: Int) -> Int {
+        before / size + 1
     }
 
     /// Replaces the comment's text, recording when.
@@ -96,8 +107,7 @@ public final class CommentStore: Sendable {
         of: "FROM comments",
         with: """
             , articles.slug, articles.title, comments.reply_read, (
-                SELECT count(DISTINCT earlier.thread_id) FROM comments earlier
-                WHERE earlier.article_id = comments.article_id AND earlier.thread_id < comments.thread_id)
+                \(threadsBefore(article: "comments.article_id", thread: "comments.thread_id")))
             FROM comments
             """)
 
@@ -124,7 +134,7 @@ public final class CommentStore: Sendable {
             Reply(
                 comment: Comment(row: row), articleSlug: row.string(Comment.columnCount),
                 articleTitle: row.string(Comment.columnCount + 1), isUnread: row.int(Comment.columnCount + 2) == 0,
-                commentsPage: row.int(Comment.columnCount + 3) / threadsPerPage + 1)
+                commentsPage: Self.page(threadsBefore: row.int(Comment.columnCount + 3), size: threadsPerPage))
         }
         return (replies, rows.count > size)
     }
@@ -133,7 +143,8 @@ public final class CommentStore: Sendable {
     public func markRepliesRead(of userID: Int) throws {
         try database.write { connection in
             try connection.query(
-                "UPDATE comments SET reply_read = 1 WHERE reply_to_user = ? AND reply_read = 0", [.integer(Int64(userID))])
+                "UPDATE comments SET reply_read = 1 WHERE reply_to_user = ? AND reply_read = 0",
+                [.integer(Int64(userID))])
             try connection.query("UPDATE users SET unread_replies = 0 WHERE id = ?", [.integer(Int64(userID))])
         }
     }
