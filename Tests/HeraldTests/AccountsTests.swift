@@ -28,8 +28,15 @@ import Testing
         let client = app.client()
         client.defaultHeaders = [("X-Forwarded-Proto", "https")]
         let response = try client.register("tls-reader")
-        let cookie = try #require(response.headers.values(for: "Set-Cookie").first { $0.hasPrefix("herald_session=") })
+        // SPEC third wave: over HTTPS every cookie has the `__Host-` prefix (Secure, Path=/, no Domain).
+        let cookies = response.headers.values(for: "Set-Cookie")
+        #expect(!cookies.contains { $0.hasPrefix("herald_") }, "no bare name over HTTPS")
+        let cookie = try #require(cookies.first { $0.hasPrefix("__Host-herald_session=") })
         #expect(cookie.contains("; Secure"))
+        #expect(cookie.contains("Path=/"))
+        #expect(!cookie.lowercased().contains("domain="))
+        // The browser sends it back under that name, and is logged in.
+        #expect(try client.get("/account").status == 200)
     }
 
     @Test func invalidRegistrationsAre422WithMessages() throws {

@@ -185,7 +185,7 @@ import Testing
 
     /// When parking is full, the text is shown again with a message, never dropped.
     @Test func textThatCanBeKeptNowhereIsShownAgainNotDropped() throws {
-        let app = try TestApp(server: false) { $0.parkingLimits.totalBytes = 1000 }
+        let app = try TestApp(server: false) { $0.parkingLimits.anonymousBytes = 1000 }
         let slug = try app.firstSlug()
         let noise = Self.incompressibleCJK(2000)
         let reader = app.client()

@@ -49,6 +49,9 @@ public struct Router<Context>: Sendable {
     /// Every route's pattern, in the order they were added (duplicates for GET and POST kept).
     public var patterns: [String] { table.routes.map(\.pattern) }
 
+    /// Every route's method and pattern, in the order they were added.
+    public var routes: [(method: HTTPMethod, pattern: String)] { table.routes.map { ($0.method, $0.pattern) } }
+
     /// The pattern of the route that would answer `request` (`"unmatched"` when none would): a
     /// bounded label for metrics, never the path a client sent.
     public func pattern(for request: Request) -> String { table.pattern(for: request) }

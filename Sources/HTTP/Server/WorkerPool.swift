@@ -82,6 +82,16 @@ public final class WorkerPool: @unchecked Sendable {
         condition.signal()
     }
 
+    /// Runs `work` on one of the pool's threads and waits for its result: for a step of a request
+    /// answered on another pool that belongs on these threads (work resumed after a login, which
+    /// must not run at the hashing pool's low priority). When the queue is full it runs on the
+    /// calling thread instead: the caller is already answering, and refusing now would lose it.
+    public func perform<T>(_ work: @escaping () throws -> T) throws -> T {
+        let handoff = Handoff(work)
+        guard submit({ handoff.run() }) else { return try work() }
+        return try handoff.result()
+    }
+
     private func run() {
         while true {
             condition.lock()
@@ -90,5 +100,28 @@ public final class WorkerPool: @unchecked Sendable {
             condition.unlock()
             job()
         }
+    }
+}
+
+/// One `perform` call's work and result, passed to a pool thread and back. The caller waits on
+/// `done` until the pool thread has stored the result, so the two never touch it at once.
+private final class Handoff<T>: @unchecked Sendable {
+    private let work: () throws -> T
+    private var outcome: Result<T, any Error>?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping () throws -> T) {
+        self.work = work
+    }
+
+    func run() {
+        outcome = Result { try work() }
+        done.signal()
+    }
+
+    func result() throws -> T {
+        done.wait()
+        guard let outcome else { preconditionFailure("signalled before a result was stored") }
+        return try outcome.get()
     }
 }

@@ -15,6 +15,10 @@ public final class HeraldApp: Sendable {
     public let responder: Application<RequestContext>
     /// What `/metrics` shows; nil unless `--metrics-port` or `HERALD_METRICS_TOKEN` is set.
     public let metrics: Metrics?
+    /// The patterns of every POST route, and of the resumable ones (for the test that they agree
+    /// with `ResumableActions.notResumable`).
+    let postRoutes: [String]
+    let resumablePaths: [String]
 
     public init(configuration: Configuration, log: Logger) throws {
         self.configuration = configuration
@@ -44,11 +48,15 @@ public final class HeraldApp: Sendable {
             queueLimit: configuration.accounts.hashingQueueLimit,
             // argon2id keeps a core busy for ~100 ms a login; pages must not wait behind it.
             niceness: 10, busyMessage: "Too many people are logging in right now. Please try again in a moment.")
+        // Actions resumed after a login run here, at ordinary priority (see `AfterLogin`).
+        let actionPool = WorkerPool(
+            name: "resumed-actions", threads: 2, queueLimit: configuration.accounts.hashingQueueLimit)
         mailer = try Mailer.configured(from: configuration, log: log)
         let sections = SectionStore(database: database)
         let views = try Views(
             directory: configuration.templatesDirectory, reloadOnChange: configuration.developmentMode,
-            menu: SectionMenu(store: sections, database: database, clock: configuration.clock), site: configuration.site,
+            menu: SectionMenu(store: sections, database: database, clock: configuration.clock),
+            site: configuration.site,
             baseURL: configuration.baseURL)
 
         if configuration.loadDemoContent, try articles.isEmpty() {
@@ -72,44 +80,51 @@ public final class HeraldApp: Sendable {
             perMinute: configuration.commentsPerMinute)
         let commentsController = CommentsController(
             comments: commentRules, pages: pages, page: articlePage, views: views)
-        let accountSettings = AccountSettingsController(accounts: accounts, views: views, hashingPool: hashingPool)
+        let accountSettings = AccountSettingsController(accounts: accounts, views: views)
         let editor = EditorController(newsroom: Newsroom(articles: articles, clock: configuration.clock), views: views)
         let moderationController = ModerationController(
             moderation: Moderation(
                 store: ModerationStore(database: database), comments: comments,
                 accounts: AccountStore(database: database), articles: articles, clock: configuration.clock),
             views: views)
-        // Every POST that survives login, fixed here once.
-        var resumable: [ResumableAction] = likesController.resumableActions
-        resumable += [commentsController.postAction, commentsController.deleteAction, commentsController.editAction]
-        resumable += accountSettings.resumableActions
-        resumable += [editor.createAction, editor.saveAction]
-        resumable += moderationController.resumableActions
+        // Every POST that survives login, fixed here once: their routes are registered from it.
+        let resumable = ResumableActions(
+            all: likesController.resumableActions + commentsController.resumableActions
+                + accountSettings.resumableActions + editor.resumableActions + moderationController.resumableActions)
         let intents = PendingActions(
-            actions: resumable,
-            codec: IntentCodec(keys: keys),
-            performed: PerformedIntentStore(database: database), parking: ParkedFormStore(database: database),
-            parkingLimits: configuration.parkingLimits, clock: configuration.clock, log: log)
+            actions: resumable.all, codec: IntentCodec(keys: keys),
+            performed: PerformedIntentStore(database: database),
+            parking: Parking(
+                store: ParkedFormStore(database: database), accounts: accounts, limits: configuration.parkingLimits,
+                clock: configuration.clock),
+            clock: configuration.clock, log: log,
+            showText: { message, status, texts, context in
+                views.returnedText(message, status: status, title: "Not done", texts: texts, context: context)
+            })
 
         var router = Router<RequestContext>()
         HealthController(database: database).addRoutes(to: &router)
         let pageCache = PageCache(database: database)
         ArticlesController(pages: pages, page: articlePage, views: views, cache: pageCache)
             .addRoutes(to: &router)
-        commentsController.addRoutes(to: &router, intents: intents)
+        resumable.register(on: &router, intents: intents, hashingPool: hashingPool)
+        commentsController.addRoutes(to: &router)
         RepliesController(comments: commentRules, views: views).addRoutes(to: &router)
-        likesController.addRoutes(to: &router, intents: intents)
-        accountSettings.addRoutes(to: &router, intents: intents)
-        editor.addRoutes(to: &router, intents: intents)
-        moderationController.addRoutes(to: &router, intents: intents)
+        likesController.addRoutes(to: &router)
+        accountSettings.addRoutes(to: &router)
+        editor.addRoutes(to: &router)
+        moderationController.addRoutes(to: &router)
         MediaController(media: MediaStore(database: database)).addRoutes(to: &router)
-        CrawlersController(articles: articles, sections: sections, clock: configuration.clock, baseURL: configuration.baseURL)
-            .addRoutes(to: &router)
-        SearchController(search: Search(store: SearchStore(database: database), clock: configuration.clock), views: views)
-            .addRoutes(to: &router)
+        CrawlersController(
+            articles: articles, sections: sections, clock: configuration.clock, baseURL: configuration.baseURL
+        )
+        .addRoutes(to: &router)
+        SearchController(
+            search: Search(store: SearchStore(database: database), clock: configuration.clock), views: views
+        )
+        .addRoutes(to: &router)
         let afterLogin = AfterLogin(
-            intents: intents, accounts: accounts,
-            refusalPage: { error, context in views.errorPage(error, context: context) },
+            intents: intents, accounts: accounts, actionPool: actionPool,
             returnedTextPage: { message, status, texts, context in
                 views.returnedText(message, status: status, title: "Suspended", texts: texts, context: context)
             })
@@ -124,10 +139,13 @@ public final class HeraldApp: Sendable {
                     baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", log: log)
             }
         ).addRoutes(to: &router)
-        ProfilesController(profiles: Profiles(store: ProfileStore(database: database), clock: configuration.clock), views: views)
-            .addRoutes(to: &router)
+        ProfilesController(
+            profiles: Profiles(store: ProfileStore(database: database), clock: configuration.clock), views: views
+        )
+        .addRoutes(to: &router)
         IntentController(intents: intents).addRoutes(to: &router)
-        FeedController(pages: pages, views: views, cache: pageCache, baseURL: configuration.baseURL).addRoutes(to: &router)
+        FeedController(pages: pages, views: views, cache: pageCache, baseURL: configuration.baseURL).addRoutes(
+            to: &router)
         StaticController(files: try StaticFiles(root: configuration.publicDirectory)).addRoutes(to: &router)
 
         let metrics = configuration.metricsEnabled ? Metrics() : nil
@@ -139,6 +157,8 @@ public final class HeraldApp: Sendable {
             MetricsController(metrics: metrics, token: configuration.metricsToken).addRoutes(to: &router)
         }
         let routes = router
+        postRoutes = router.routes.filter { $0.method == .post }.map(\.pattern)
+        resumablePaths = resumable.all.map(\.path)
 
         // The order here is the order of protection: log everything, add security headers to
         // everything (error pages included), turn errors into pages, refuse malformed requests
@@ -184,7 +204,8 @@ public final class HeraldApp: Sendable {
         _ metrics: Metrics, database: Database, pageCache: PageCache, intents: PendingActions, hashingPool: WorkerPool,
         mailer: Mailer?
     ) {
-        metrics.declare("herald_page_cache_total", .counter, help: "Shared pages served from the cache (hit) or rendered (miss).")
+        metrics.declare(
+            "herald_page_cache_total", .counter, help: "Shared pages served from the cache (hit) or rendered (miss).")
         metrics.gauge("herald_page_cache_total", [("result", "hit")]) { Double(pageCache.counts.hits) }
         metrics.gauge("herald_page_cache_total", [("result", "miss")]) { Double(pageCache.counts.misses) }
         metrics.declare("herald_database_write_seconds_total", .counter, help: "Time spent in write transactions.")
@@ -193,10 +214,13 @@ public final class HeraldApp: Sendable {
         metrics.gauge("herald_database_writes_total") { Double(database.writeCount) }
         metrics.declare("herald_hashing_queue", .gauge, help: "Password hashings waiting for a thread.")
         metrics.gauge("herald_hashing_queue") { Double(hashingPool.load.queued) }
-        metrics.declare("herald_hashing_refused_total", .counter, help: "Logins refused (503) because the hashing queue was full.")
+        metrics.declare(
+            "herald_hashing_refused_total", .counter, help: "Logins refused (503) because the hashing queue was full.")
         metrics.gauge("herald_hashing_refused_total") { Double(hashingPool.load.refused) }
-        metrics.declare("herald_intents_captured_total", .counter, help: "Anonymous POSTs captured for after login, by action.")
-        metrics.declare("herald_intents_performed_total", .counter, help: "Captured actions performed after login, by action.")
+        metrics.declare(
+            "herald_intents_captured_total", .counter, help: "Anonymous POSTs captured for after login, by action.")
+        metrics.declare(
+            "herald_intents_performed_total", .counter, help: "Captured actions performed after login, by action.")
         metrics.declare("herald_intents_refused_total", .counter, help: "Captured actions not performed, by reason.")
         for name in ResumableActionName.allCases {
             metrics.gauge("herald_intents_captured_total", [("action", name.rawValue)]) {

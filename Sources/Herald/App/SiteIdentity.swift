@@ -32,7 +32,9 @@ public struct SiteIdentity: Sendable, Equatable {
             first.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }),
             parts.dropFirst().allSatisfy({ part in
                 (1...8).contains(part.utf8.count)
-                    && part.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) }
+                    && part.utf8.allSatisfy {
+                        ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A)
+                    }
             })
         else {
             throw UsageError(description: "the language must be a language tag such as en, fr-CA or zh-Hant")

@@ -56,7 +56,8 @@ enum UsersCommand {
             }
         case ("ban", 2), ("unban", 2):
             let banning = words[0] == "ban"
-            switch try moderation.setBanned(words[1], banned: banning, hideComments: false, note: "", by: .commandLine) {
+            switch try moderation.setBanned(words[1], banned: banning, hideComments: false, note: "", by: .commandLine)
+            {
             case .noSuchUser:
                 return fail("no user is called “\(words[1])”")
             case .banned:

@@ -6,51 +6,90 @@ import Mustache
 struct AccountSettingsController: Sendable {
     let accounts: Accounts
     let views: Views
-    let hashingPool: WorkerPool
 
-    var resumableActions: [ResumableAction] {
+    /// Every POST of the page: resumable. The two whose form carries a password are never
+    /// performed after login (a password is never captured): the reader lands on the form again.
+    var resumableActions: [AnyResumableAction] {
         [
-            ResumableAction(
-                .changeEmail, keeping: ["email"], describe: { _ in "change your email address" },
-                returnPath: { _ in "/account" }
-            ) { request, context in try changeEmail(request, &context) },
-            ResumableAction(
-                .endOtherSessions, describe: { _ in "log out everywhere else" }, returnPath: { _ in "/account" }
-            ) { request, context in try endOtherSessions(request, &context) },
-            retype(.changePassword, "change your password", anchor: "password") { request, context in
-                try changePassword(request, &context)
-            },
-            retype(.deleteAccount, "delete your account", anchor: "delete") { request, context in
-                try delete(request, &context)
-            },
+            .init(
+                ResumableAction<EmailInput>(
+                    name: .changeEmail, path: "/account/email",
+                    describe: { input in
+                        input.email.isEmpty
+                            ? "remove your email address" : "change your email address to “\(input.email.prefix(254))”"
+                    },
+                    returnPath: { _ in "/account" },
+                    perform: { input, user, context, _ in try changeEmail(input, of: user, &context) })),
+            .init(
+                ResumableAction<NoInput>(
+                    name: .endOtherSessions, path: "/account/sessions/end-others",
+                    describe: { _ in "log out everywhere else" }, returnPath: { _ in "/account" },
+                    perform: { _, user, context, _ in try endOtherSessions(of: user, &context) })),
+            .init(
+                retype(
+                    PasswordChangeInput.self, .changePassword, "/account/password", "change your password", "password"
+                ) {
+                    input, user, context in try changePassword(input, of: user, &context)
+                }),
+            .init(
+                retype(AccountDeletionInput.self, .deleteAccount, "/account/delete", "delete your account", "delete") {
+                    input, user, context in try delete(input, of: user, &context)
+                }),
         ]
     }
 
-    func addRoutes(to router: inout Router<RequestContext>, intents: PendingActions) {
-        let actions = Dictionary(resumableActions.map { ($0.name, $0) }) { first, _ in first }
+    func addRoutes(to router: inout Router<RequestContext>) {
         router.get("/account") { request, context in try settings(request, context) }
         router.get("/account/export") { request, context in try export(request, context) }
-        for (path, name, pool) in [
-            ("/account/email", ResumableActionName.changeEmail, nil),
-            ("/account/sessions/end-others", .endOtherSessions, nil),
-            ("/account/password", .changePassword, hashingPool),
-            ("/account/delete", .deleteAccount, hashingPool),
-        ] {
-            if let action = actions[name] { router.post(path, on: pool, intents.route(action)) }
+    }
+
+    struct EmailInput: ResumableInput {
+        static let keptFields = ["email"]
+        static let secretFields = ["current_password"]
+        let email: String
+        let currentPassword: String
+
+        init(_ form: KeptForm) {
+            email = form.text("email")
+            currentPassword = form.text("current_password")
         }
     }
 
+    struct PasswordChangeInput: ResumableInput {
+        static let keptFields: [String] = []
+        static let secretFields = ["current_password", "new_password"]
+        let current: String
+        let new: String
+
+        init(_ form: KeptForm) {
+            current = form.text("current_password")
+            new = form.text("new_password")
+        }
+    }
+
+    struct AccountDeletionInput: ResumableInput {
+        static let keptFields: [String] = []
+        static let secretFields = ["password"]
+        let password: String
+
+        init(_ form: KeptForm) { password = form.text("password") }
+    }
+
     /// A form with a password field: the password is never captured, so after login the
-    /// reader lands on the form again, asked to type it once more.
-    private func retype(
-        _ name: ResumableActionName, _ what: String, anchor: String, handler: @escaping Handler<RequestContext>
-    ) -> ResumableAction {
+    /// reader lands on the form again, asked to type it once more. Its password is hashed when it
+    /// is performed, so it is answered on the hashing pool.
+    private func retype<Input: ResumableInput>(
+        _ input: Input.Type, _ name: ResumableActionName, _ path: String, _ what: String, _ anchor: String,
+        perform: @escaping @Sendable (Input, User, inout RequestContext) throws -> Response
+    ) -> ResumableAction<Input> {
         ResumableAction(
-            name, describe: { _ in what }, returnPath: { _ in "/account#\(anchor)" },
-            resume: { _, context in
+            name: name, path: path, hashesPassword: true, describe: { _ in what },
+            returnPath: { _ in "/account#\(anchor)" },
+            perform: { input, user, context, _ in try perform(input, user, &context) },
+            formAgain: { _, _, context in
                 context.nextFlash = "You are logged in. For your safety, please type your password again to \(what)."
                 return .redirect(to: "/account#\(anchor)")
-            }, handler: handler)
+            }, performedAfterLogin: false)
     }
 
     func settings(_ request: Request, _ context: RequestContext) throws -> Response {
@@ -81,21 +120,19 @@ struct AccountSettingsController: Sendable {
         return try views.page("account", title: "Your account", model: model, context: context, status: status)
     }
 
-    func changePassword(_ request: Request, _ context: inout RequestContext) throws -> Response {
-        guard let user = context.user, let token = context.sessionToken else {
-            throw HTTPError(.forbidden, "Please log in first.")
-        }
-        let form = try request.form()
+    func changePassword(_ input: PasswordChangeInput, of user: User, _ context: inout RequestContext) throws
+        -> Response
+    {
+        guard let token = context.sessionToken else { throw HTTPError(.forbidden, "Please log in first.") }
         switch try accounts.changePassword(
-            of: user, current: form["current_password"] ?? "", new: form["new_password"] ?? "", sessionToken: token,
-            address: context.clientAddress)
+            of: user, current: input.current, new: input.new, sessionToken: token, address: context.clientAddress)
         {
         case .changed(let newToken):
             context.sessionToken = newToken
             context.csrf?.rebind(toSession: newToken)
             context.nextFlash = "Your password is changed. Every other session of your account has ended."
             var response = Response.redirect(to: "/account")
-            response.setCookie(.herald(CookieNames.session, newToken, secure: context.isSecure))
+            response.setCookie(.herald(.session, newToken, secure: context.isSecure))
             return response
         case .wrongPassword:
             return try page(
@@ -110,9 +147,8 @@ struct AccountSettingsController: Sendable {
         }
     }
 
-    func changeEmail(_ request: Request, _ context: inout RequestContext) throws -> Response {
-        guard let user = context.user else { throw HTTPError(.forbidden, "Please log in first.") }
-        let typed = try request.form()["email"] ?? ""
+    func changeEmail(_ input: EmailInput, of user: User, _ context: inout RequestContext) throws -> Response {
+        let typed = input.email
         switch try accounts.changeEmail(of: user, to: typed) {
         case .set(let email):
             context.nextFlash = "Your email address is now \(email)."
@@ -132,10 +168,8 @@ struct AccountSettingsController: Sendable {
         }
     }
 
-    func endOtherSessions(_ request: Request, _ context: inout RequestContext) throws -> Response {
-        guard let user = context.user, let token = context.sessionToken else {
-            throw HTTPError(.forbidden, "Please log in first.")
-        }
+    func endOtherSessions(of user: User, _ context: inout RequestContext) throws -> Response {
+        guard let token = context.sessionToken else { throw HTTPError(.forbidden, "Please log in first.") }
         try accounts.endOtherSessions(of: user, keeping: token)
         context.nextFlash = "You are logged out everywhere else."
         return .redirect(to: "/account")
@@ -158,16 +192,14 @@ struct AccountSettingsController: Sendable {
             ]), body: Array(json))
     }
 
-    func delete(_ request: Request, _ context: inout RequestContext) throws -> Response {
-        guard let user = context.user else { throw HTTPError(.forbidden, "Please log in first.") }
-        switch try accounts.delete(user, password: try request.form()["password"] ?? "", address: context.clientAddress)
-        {
+    func delete(_ input: AccountDeletionInput, of user: User, _ context: inout RequestContext) throws -> Response {
+        switch try accounts.delete(user, password: input.password, address: context.clientAddress) {
         case .deleted:
             context.user = nil
             context.sessionToken = nil
             context.nextFlash = "Your account and everything in it are deleted. Goodbye."
             var response = Response.redirect(to: "/")
-            response.setCookie(.heraldExpired(CookieNames.session, secure: context.isSecure))
+            response.setCookie(.heraldExpired(.session, secure: context.isSecure))
             return response
         case .wrongPassword:
             return try page(

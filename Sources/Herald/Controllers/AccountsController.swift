@@ -75,9 +75,9 @@ struct AccountsController: Sendable {
     func logOut(_ request: Request, _ context: inout RequestContext) throws -> Response {
         if let token = context.sessionToken { try accounts.logout(sessionToken: token) }
         var response = Response.redirect(to: "/")
-        response.setCookie(.heraldExpired(CookieNames.session, secure: context.isSecure))
-        try afterLogin.intents.discard(request)
-        response.expireCookie(CookieNames.intent, sentIn: request, secure: context.isSecure)
+        response.setCookie(.heraldExpired(.session, secure: context.isSecure))
+        try afterLogin.intents.discard(request, context)
+        response.expireCookie(.intent, sentIn: request, secure: context.isSecure)
         if context.user != nil { context.nextFlash = "You have logged out." }
         return response
     }
@@ -87,7 +87,7 @@ struct AccountsController: Sendable {
         _ kind: Kind, request: Request, context: RequestContext, next: String?, username: String = "",
         email: String? = nil, errors: [String] = [], status: HTTPStatus = .ok
     ) throws -> Response {
-        let pending = try afterLogin.pendingDescription(request)
+        let pending = try afterLogin.pendingDescription(request, context)
         let otherPath = kind == .login ? "/register" : "/login"
         let model: [String: MustacheValue] = [
             "username": .string(username),

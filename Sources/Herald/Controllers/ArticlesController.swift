@@ -74,7 +74,8 @@ struct ArticlesController: Sendable {
         let title = number == 1 ? heading : "\(heading), page \(number)"
         let path = number == 1 ? base : "\(base)?page=\(number)"
         let meta = Views.PageMeta(
-            description: section.map { "The latest \($0.name) news from \(views.site.name)." } ?? views.site.description,
+            description: section.map { "The latest \($0.name) news from \(views.site.name)." }
+                ?? views.site.description,
             canonicalPath: path, openGraph: [("og:type", "website"), ("og:title", title), ("og:url", path)])
         return try views.page("front", title: title, model: model, context: context, meta: meta)
     }

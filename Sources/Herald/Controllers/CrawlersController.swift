@@ -24,7 +24,8 @@ struct CrawlersController: Sendable {
 
     func robots(_ request: Request) -> Response {
         let base = self.base(request)
-        let lines = ["User-agent: *"] + Self.privatePaths.map { "Disallow: \($0)" } + ["", "Sitemap: \(base)/sitemap.xml"]
+        let lines =
+            ["User-agent: *"] + Self.privatePaths.map { "Disallow: \($0)" } + ["", "Sitemap: \(base)/sitemap.xml"]
         var response = Response.text(lines.joined(separator: "\n") + "\n")
         cacheHeaders(&response)
         return response
@@ -81,7 +82,8 @@ struct CrawlersController: Sendable {
             body += "  <url><loc>\(root)\(SectionPaths.section(section.slug))</loc></url>\n"
         }
         for article in articles {
-            body += "  <url><loc>\(root)\(ArticlePaths.article(article.slug))</loc>"
+            body +=
+                "  <url><loc>\(root)\(ArticlePaths.article(article.slug))</loc>"
                 + "<lastmod>\(DateText.rfc3339(article.lastModified))</lastmod></url>\n"
         }
         body += "</urlset>\n"

@@ -12,39 +12,57 @@ struct EditorController: Sendable {
     let newsroom: Newsroom
     let views: Views
 
-    var createAction: ResumableAction {
-        ResumableAction(
-            .createArticle, keeping: ArticleSubmission.textFields.map(\.rawValue),
-            describe: { request in
-                let title = Self.titleForDescription(request)
-                return title.isEmpty ? "save your new article" : "save your new article “\(title)”"
-            },
-            returnPath: { _ in "/editor/articles/new" }, keepingFile: ArticleSubmission.Field.image.rawValue,
-            refused: showBack, typedText: Self.typedText, putBack: putBack
-        ) { request, context in try create(request, &context) }
-    }
+    /// Writing and saving articles: resumable (a save made after the session expired is parked
+    /// with its text and image, and performed after login).
+    var resumableActions: [AnyResumableAction] { [.init(createAction), .init(saveAction)] }
 
-    var saveAction: ResumableAction {
-        ResumableAction(
-            .saveArticle, keeping: ArticleSubmission.textFields.map(\.rawValue),
-            describe: { request in
-                guard let article = try newsroom.article(id: Self.articleID(request)) else {
-                    throw Self.noSuchArticle
-                }
-                return "save your changes to “\(article.title)”"
-            },
-            returnPath: { request in Self.editPath(Self.articleID(request)) },
-            keepingFile: ArticleSubmission.Field.image.rawValue, refused: showBack, typedText: Self.typedText,
-            putBack: putBack
-        ) { request, context in try save(request, &context) }
-    }
-
-    func addRoutes(to router: inout Router<RequestContext>, intents: PendingActions) {
+    func addRoutes(to router: inout Router<RequestContext>) {
         router.get("/editor") { request, context in try desk(request, context) }
         router.get("/editor/articles/new") { request, context in try newArticle(request, context) }
-        router.post("/editor/articles", maxBodyBytes: Self.maximumBodyBytes, intents.route(createAction))
         router.get("/editor/articles/:id") { request, context in try edit(request, context) }
-        router.post("/editor/articles/:id", maxBodyBytes: Self.maximumBodyBytes, intents.route(saveAction))
+    }
+
+    /// An article form as sent: the article it saves (nil: a new one), its fields, and the button.
+    struct ArticleForm: ResumableInput {
+        static let keptFields = ArticleSubmission.textFields.map(\.rawValue)
+        static let keptFile: String? = ArticleSubmission.Field.image.rawValue
+        let id: Int?
+        let submission: ArticleSubmission
+        /// Nil: a button we do not know.
+        let button: Newsroom.Action?
+
+        init(_ form: KeptForm) throws(HTTPError) {
+            id = form.parameters["id"] == nil ? nil : try form.require("id", as: Int.self, notFound: noSuchArticle)
+            submission = ArticleSubmission(field: { form[$0.rawValue] }, image: form.file)
+            button = Newsroom.Action(
+                rawValue: form[ArticleSubmission.Field.action.rawValue] ?? Newsroom.Action.save.rawValue)
+        }
+    }
+
+    static let editorsOnly = RoleRequirement(
+        role: .editor, refusal: "Only the site's editors can write articles. Your account is not one.")
+
+    var createAction: ResumableAction<ArticleForm> {
+        ResumableAction(
+            name: .createArticle, path: "/editor/articles", maxBodyBytes: Self.maximumBodyBytes, role: Self.editorsOnly,
+            describe: { input in
+                let title = Self.shortTitle(input.submission.title)
+                return title.isEmpty ? "save your new article" : "save your new article “\(title)”"
+            },
+            returnPath: { _ in "/editor/articles/new" },
+            perform: { input, user, context, _ in try create(input, by: user, &context) },
+            typedText: Self.typedText, formAgain: formAgain)
+    }
+
+    /// Its description names no article: an anonymous browser must learn nothing of drafts, nor
+    /// which ids exist (SPEC third wave).
+    var saveAction: ResumableAction<ArticleForm> {
+        ResumableAction(
+            name: .saveArticle, path: "/editor/articles/:id", maxBodyBytes: Self.maximumBodyBytes,
+            role: Self.editorsOnly, describe: { _ in "save your changes to an article" },
+            returnPath: { input in input.id.map(Self.editPath) ?? "/editor" },
+            perform: { input, _, context, _ in try save(input, &context) },
+            typedText: Self.typedText, formAgain: formAgain)
     }
 
     static let noSuchArticle = HTTPError(.notFound, "There is no article with that number.")
@@ -56,13 +74,9 @@ struct EditorController: Sendable {
 
     static func editPath(_ id: Int) -> String { "/editor/articles/\(id)" }
 
-    private static func articleID(_ request: Request) -> Int {
-        request.parameters["id"].flatMap { Int($0) } ?? 0
-    }
-
-    private static func titleForDescription(_ request: Request) -> String {
-        let title = SectionStore.singleLine((try? request.form()["title"]) ?? "")
-        return title.count > 60 ? String(title.prefix(59)) + "…" : title
+    private static func shortTitle(_ title: String) -> String {
+        let line = SectionStore.singleLine(title)
+        return line.count > 60 ? String(line.prefix(59)) + "…" : line
     }
 
     // MARK: Pages
@@ -91,7 +105,8 @@ struct EditorController: Sendable {
 
     func edit(_ request: Request, _ context: RequestContext) throws -> Response {
         if let redirect = try Self.loginFirst(request, context) { return redirect }
-        guard let article = try newsroom.article(id: Self.articleID(request)) else { throw Self.noSuchArticle }
+        let id = try request.require("id", as: Int.self, notFound: Self.noSuchArticle)
+        guard let article = try newsroom.article(id: id) else { throw Self.noSuchArticle }
         return try form(ArticleSubmission(article), article: article, context: context)
     }
 
@@ -105,28 +120,25 @@ struct EditorController: Sendable {
 
     // MARK: Actions
 
-    func create(_ request: Request, _ context: inout RequestContext) throws -> Response {
-        let editor = try Self.editor(context)
-        let (submission, action) = try Self.submission(from: request)
-        guard let action, action != .unpublish else {
+    func create(_ input: ArticleForm, by editor: User, _ context: inout RequestContext) throws -> Response {
+        guard let action = input.button, action != .unpublish else {
             return try form(
-                submission, article: nil, context: context,
+                input.submission, article: nil, context: context,
                 errors: [.action: "A new article can be saved as a draft or published."], status: .unprocessableContent)
         }
-        return try answer(newsroom.create(submission, action: action, by: editor), submission, nil, &context)
+        return try answer(
+            newsroom.create(input.submission, action: action, by: editor), input.submission, nil, &context)
     }
 
-    func save(_ request: Request, _ context: inout RequestContext) throws -> Response {
-        _ = try Self.editor(context)
-        let id = Self.articleID(request)
-        guard let current = try newsroom.article(id: id) else { throw Self.noSuchArticle }
-        let (submission, action) = try Self.submission(from: request)
-        guard let action else {
+    func save(_ input: ArticleForm, _ context: inout RequestContext) throws -> Response {
+        guard let id = input.id, let current = try newsroom.article(id: id) else { throw Self.noSuchArticle }
+        guard let action = input.button else {
             return try form(
-                submission, article: current, context: context,
+                input.submission, article: current, context: context,
                 errors: [.action: "Choose Save, Publish or Unpublish."], status: .unprocessableContent)
         }
-        return try answer(newsroom.update(id: id, submission, action: action), submission, current, &context)
+        return try answer(
+            newsroom.update(id: id, input.submission, action: action), input.submission, current, &context)
     }
 
     private func answer(
@@ -161,42 +173,16 @@ struct EditorController: Sendable {
         }
     }
 
-    /// Only editors write; a resumed save by an account that is not one is refused with its text.
-    private static func editor(_ context: RequestContext) throws -> User {
-        guard let user = context.user else { throw HTTPError(.forbidden, "Please log in first.") }
-        guard user.roles.grants(.editor) else {
-            throw HTTPError(.forbidden, "Only the site's editors can write articles. Your account is not one.")
-        }
-        return user
-    }
-
-    /// The form's fields and the button pressed (nil: one we do not know).
-    private static func submission(from request: Request) throws -> (ArticleSubmission, Newsroom.Action?) {
-        let fields = try request.form()
-        var submission = ArticleSubmission()
-        submission.title = fields["title"] ?? ""
-        submission.summary = fields["summary"] ?? ""
-        submission.section = fields["section"] ?? ""
-        submission.byline = fields["byline"] ?? ""
-        submission.body = fields["body"] ?? ""
-        submission.imageAlt = fields["image_alt"] ?? ""
-        submission.publishAt = fields["publish_at"] ?? ""
-        submission.removeImage = fields["remove_image"] != nil
-        submission.image = try request.files().first { $0.name == ArticleSubmission.Field.image.rawValue }?.bytes
-        let action = Newsroom.Action(rawValue: fields["action"] ?? Newsroom.Action.save.rawValue)
-        return (submission, action)
-    }
-
     // MARK: Rendering
 
     private func form(
         _ submission: ArticleSubmission, article: Article?, context: RequestContext,
-        errors: [ArticleSubmission.Field: String] = [:], status: HTTPStatus = .ok
+        errors: [ArticleSubmission.Field: String] = [:], status: HTTPStatus = .ok, formAction: String? = nil
     ) throws -> Response {
         let now = newsroom.now
         var model: [String: MustacheValue] = [
-            "form_action": .string(article.map { Self.editPath($0.id) } ?? "/editor/articles"),
-            "is_new": .bool(article == nil),
+            "form_action": .string(formAction ?? article.map { Self.editPath($0.id) } ?? "/editor/articles"),
+            "is_new": .bool(article == nil && formAction == nil),
             "title": .string(submission.title),
             "summary": .string(submission.summary),
             "section": .string(submission.section),
@@ -242,36 +228,45 @@ struct EditorController: Sendable {
         }
     }
 
-    /// A save whose intent waited too long: the form again with everything typed, not saved. An
-    /// account that is not an editor gets the text to copy instead.
-    private func putBack(_ replay: Request, _ context: RequestContext) throws -> Response {
-        let (submission, _) = try Self.submission(from: replay)
-        do {
-            _ = try Self.editor(context)
-        } catch let error as HTTPError {
-            return showBack(error, replay, context)
-        }
+    /// An article form that was not saved, with everything typed put back. Not kept while the
+    /// reader logs in (422): the form alone, nothing of the stored article shown to a browser that
+    /// is not logged in. Waited too long: the form again for an editor to save; anyone else gets
+    /// the text to copy.
+    private func formAgain(_ input: ArticleForm, _ why: FormAgain, _ context: inout RequestContext) throws -> Response {
         var shown = context
-        shown.flash =
-            "Your article has not been saved yet — it waited too long while you logged in. Here it is: press Save again."
-            + (submission.image != nil ? " Browsers do not keep a chosen file, so choose the image again." : "")
-        let current = try replay.parameters["id"] == nil ? nil : newsroom.article(id: Self.articleID(replay))
-        return try form(submission, article: current, context: shown)
+        let chooseAgain =
+            input.submission.image != nil ? " Browsers do not keep a chosen file, so choose the image again." : ""
+        switch why {
+        case .notKept:
+            shown.flash =
+                "Your article is too large to keep while you log in, so it is not saved. Log in in another tab, then "
+                + "save it from here." + chooseAgain
+            return try form(
+                input.submission, article: nil, context: shown, status: .unprocessableContent,
+                formAction: input.id.map(Self.editPath) ?? "/editor/articles")
+        case .waitedTooLong, .retypePassword:
+            guard context.user?.roles.grants(.editor) == true else {
+                return views.returnedText(
+                    Self.editorsOnly.refusal + " Nothing was saved; here is what you wrote, to copy.",
+                    status: .forbidden, title: "Not saved",
+                    texts: Self.typedText.map { ($0.label, $0.field, Self.text(of: $0.field, in: input.submission)) },
+                    context: context)
+            }
+            shown.flash =
+                "Your article has not been saved yet — it waited too long while you logged in. Here it is: press Save again."
+                + chooseAgain
+            let current = try input.id.flatMap { try newsroom.article(id: $0) }
+            return try form(input.submission, article: current, context: shown)
+        }
     }
 
-    /// After login, a save the account may not make: 403, with what was typed shown back so it can
-    /// be copied (SPEC: text is never silently dropped).
-    private func showBack(_ error: HTTPError, _ replay: Request, _ context: RequestContext) -> Response {
-        guard let (submission, _) = try? Self.submission(from: replay) else {
-            return views.errorPage(error, context: context)
+    private static func text(of field: String, in submission: ArticleSubmission) -> String {
+        switch ArticleSubmission.Field(rawValue: field) {
+        case .title: submission.title
+        case .summary: submission.summary
+        case .body: submission.body
+        default: ""
         }
-        return views.returnedText(
-            error.message + " Nothing was saved; here is what you wrote, to copy.", status: error.status,
-            title: "Not saved",
-            texts: [
-                ("Title", "title", submission.title), ("Summary", "summary", submission.summary),
-                ("Text", "body", submission.body),
-            ], context: context)
     }
 }
 

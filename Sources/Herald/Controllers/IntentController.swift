@@ -6,12 +6,12 @@ struct IntentController: Sendable {
 
     func addRoutes(to router: inout Router<RequestContext>) {
         router.post("/intent/cancel") { request, context in
-            var response = Response.redirect(to: intents.cancelPath(request))
-            try intents.discard(request)
-            if request.cookies[CookieNames.intent] != nil {
+            var response = Response.redirect(to: intents.cancelPath(request, context))
+            try intents.discard(request, context)
+            if request.cookie(.intent, secure: context.isSecure) != nil {
                 context.nextFlash = "The action you started is cancelled."
             }
-            response.expireCookie(CookieNames.intent, sentIn: request, secure: context.isSecure)
+            response.expireCookie(.intent, sentIn: request, secure: context.isSecure)
             return response
         }
     }

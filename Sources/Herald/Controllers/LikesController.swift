@@ -8,39 +8,44 @@ struct LikesController: Sendable {
     let pages: ArticlePages
     let views: Views
 
-    /// The like and the unlike, as the pending-action mechanism performs them after login.
-    var resumableActions: [ResumableAction] { [action(liked: true), action(liked: false)] }
+    /// The like and the unlike: resumable (an anonymous reader's click survives login).
+    var resumableActions: [AnyResumableAction] { [.init(action(liked: true)), .init(action(liked: false))] }
 
-    func addRoutes(to router: inout Router<RequestContext>, intents: PendingActions) {
-        router.post("/articles/:slug/like", intents.route(action(liked: true)))
-        router.post("/articles/:slug/unlike", intents.route(action(liked: false)))
+    func addRoutes(to router: inout Router<RequestContext>) {
         router.get("/me/likes") { request, context in try likedArticles(request, context) }
     }
 
-    private func action(liked: Bool) -> ResumableAction {
-        ResumableAction(
-            liked ? .like : .unlike,
-            describe: { request in
-                guard let article = try pages.publishedArticle(ArticleRoutes.slug(request)) else {
-                    throw ArticleRoutes.noSuchArticle
-                }
-                return "\(liked ? "like" : "unlike") “\(article.title)”"
-            },
-            returnPath: { ArticlePaths.article(ArticleRoutes.slug($0)) }
-        ) { request, context in try change(request, &context, liked: liked) }
+    /// The article a like names.
+    struct LikeInput: ResumableInput {
+        static let keptFields: [String] = []
+        let slug: String
+
+        init(_ form: KeptForm) { slug = form.parameter("slug") }
     }
 
-    /// Logged in: like or unlike (idempotent), then back to the article with a message; or, for
-    /// the page's script (`Accept: application/json`), `{"liked":…,"count":…}`.
-    func change(_ request: Request, _ context: inout RequestContext, liked: Bool) throws -> Response {
-        guard let user = context.user else { throw HTTPError(.forbidden, "Please log in first.") }
-        switch try likes.change(ArticleRoutes.slug(request), liked: liked, by: user.id) {
+    private func action(liked: Bool) -> ResumableAction<LikeInput> {
+        ResumableAction(
+            name: liked ? .like : .unlike, path: liked ? "/articles/:slug/like" : "/articles/:slug/unlike",
+            describe: { input in
+                guard let article = try pages.publishedArticle(input.slug) else { throw ArticleRoutes.noSuchArticle }
+                return "\(liked ? "like" : "unlike") “\(article.title)”"
+            },
+            returnPath: { ArticlePaths.article($0.slug) },
+            perform: { input, user, context, reply in try change(input, liked: liked, by: user, &context, reply) })
+    }
+
+    /// Like or unlike (idempotent), then back to the article with a message; or, for the page's
+    /// script, `{"liked":…,"count":…}`.
+    func change(_ input: LikeInput, liked: Bool, by user: User, _ context: inout RequestContext, _ reply: Reply)
+        throws -> Response
+    {
+        switch try likes.change(input.slug, liked: liked, by: user.id) {
         case .liked(let article):
-            if request.prefersJSON { return .json(LikeState(liked: true, count: article.count)) }
+            if reply == .json { return .json(LikeState(liked: true, count: article.count)) }
             context.nextFlash = "You liked “\(article.title)”."
             return .redirect(to: ArticlePaths.article(article.slug))
         case .unliked(let article):
-            if request.prefersJSON { return .json(LikeState(liked: false, count: article.count)) }
+            if reply == .json { return .json(LikeState(liked: false, count: article.count)) }
             context.nextFlash = "You no longer like “\(article.title)”."
             return .redirect(to: ArticlePaths.article(article.slug))
         case .noSuchArticle:

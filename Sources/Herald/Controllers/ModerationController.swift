@@ -8,104 +8,135 @@ struct ModerationController: Sendable {
     let moderation: Moderation
     let views: Views
 
-    var resumableActions: [ResumableAction] {
+    /// Every POST: resumable. All but the report need the `moderator` role.
+    var resumableActions: [AnyResumableAction] {
         [
-            ResumableAction(
-                .reportComment, keeping: ["reason"],
-                describe: { request in
-                    guard try moderation.visibleArticleSlug(ofComment: Self.commentID(request)) != nil else {
-                        throw Self.noSuchComment
-                    }
-                    return "report a comment"
-                },
-                returnPath: commentPath
-            ) { request, context in try report(request, &context) },
-            commentAction(.hideComment, "hide a comment") { request, context in
-                try setHidden(true, request, &context)
-            },
-            commentAction(.restoreComment, "restore a comment") { request, context in
-                try setHidden(false, request, &context)
-            },
-            commentAction(.dismissReports, "dismiss the reports on a comment") { request, context in
-                try dismiss(request, &context)
-            },
-            userAction(.banUser, "ban") { request, context in try setBanned(true, request, &context) },
-            userAction(.unbanUser, "unban") { request, context in try setBanned(false, request, &context) },
+            .init(
+                ResumableAction<ReportInput>(
+                    name: .reportComment, path: "/comments/:id/report",
+                    describe: { input in
+                        guard try moderation.visibleArticleSlug(ofComment: input.id) != nil else {
+                            throw Self.noSuchComment
+                        }
+                        return Moderation.Reason(rawValue: input.reason).map {
+                            "report a comment as “\($0.label.lowercased())”"
+                        } ?? "report a comment"
+                    },
+                    returnPath: { commentPath($0.id) },
+                    perform: { input, user, context, _ in try report(input, by: user, &context) })),
+            .init(
+                commentAction(.hideComment, "/comments/:id/hide", "hide a comment") { input, user, context in
+                    try setHidden(true, input, by: user, &context)
+                }),
+            .init(
+                commentAction(.restoreComment, "/comments/:id/restore", "restore a comment") { input, user, context in
+                    try setHidden(false, input, by: user, &context)
+                }),
+            .init(
+                commentAction(.dismissReports, "/comments/:id/dismiss", "dismiss the reports on a comment") {
+                    input, user, context in try dismiss(input, by: user, &context)
+                }),
+            .init(userAction(.banUser, "/users/:name/ban", banned: true)),
+            .init(userAction(.unbanUser, "/users/:name/unban", banned: false)),
         ]
     }
 
-    func addRoutes(to router: inout Router<RequestContext>, intents: PendingActions) {
+    func addRoutes(to router: inout Router<RequestContext>) {
         router.get("/moderation") { request, context in try queue(request, context) }
-        let actions = Dictionary(resumableActions.map { ($0.name, $0) }) { first, _ in first }
-        for (path, name) in [
-            ("/comments/:id/report", ResumableActionName.reportComment), ("/comments/:id/hide", .hideComment),
-            ("/comments/:id/restore", .restoreComment), ("/comments/:id/dismiss", .dismissReports),
-            ("/users/:name/ban", .banUser), ("/users/:name/unban", .unbanUser),
-        ] {
-            if let action = actions[name] { router.post(path, intents.route(action)) }
+    }
+
+    static let moderatorsOnly = RoleRequirement(
+        role: .moderator, refusal: "Only the site's moderators can do this. Your account is not one.")
+
+    struct ReportInput: ResumableInput {
+        static let keptFields = ["reason"]
+        let id: Int
+        let reason: String
+
+        init(_ form: KeptForm) throws(HTTPError) {
+            id = try form.require("id", as: Int.self, notFound: noSuchComment)
+            reason = form.text("reason")
+        }
+    }
+
+    /// A moderator's form about a comment: its note, and the local page to come back to.
+    struct CommentModeration: ResumableInput {
+        static let keptFields = ["note", "back"]
+        let id: Int
+        let note: String
+        /// Where the form brings the moderator back (the queue's forms send `/moderation`); nil
+        /// when absent or not a local path.
+        let back: String?
+
+        init(_ form: KeptForm) throws(HTTPError) {
+            id = try form.require("id", as: Int.self, notFound: noSuchComment)
+            note = form.text("note")
+            back = NextPath.validated(form["back"])
+        }
+    }
+
+    /// A ban or an unban: the account, the note, whether its comments are hidden too.
+    struct AccountModeration: ResumableInput {
+        static let keptFields = ["note", "back", "hide_comments"]
+        let username: String
+        let note: String
+        let back: String?
+        let hideComments: Bool
+
+        init(_ form: KeptForm) {
+            username = form.parameter("name")
+            note = form.text("note")
+            back = NextPath.validated(form["back"])
+            hideComments = form["hide_comments"] == "1"
         }
     }
 
     static let noSuchComment = HTTPError(.notFound, "There is no such comment. It may have been deleted.")
     static let noSuchUser = HTTPError(.notFound, "There is no reader called that here.")
 
-    private static func commentID(_ request: Request) -> Int {
-        request.parameters["id"].flatMap { Int($0) } ?? 0
-    }
-
-    private static func username(_ request: Request) -> String {
-        request.parameters["name"] ?? ""
-    }
-
     /// The comment's place under its article (or the front page when it cannot be seen).
-    private func commentPath(_ request: Request) -> String {
-        let id = Self.commentID(request)
-        return ((try? moderation.visibleArticleSlug(ofComment: id)) ?? nil).map {
+    private func commentPath(_ id: Int) -> String {
+        ((try? moderation.visibleArticleSlug(ofComment: id)) ?? nil).map {
             ArticlePaths.article($0) + "#comment-\(id)"
         } ?? "/"
     }
 
-    /// Where a moderator's form brings them back: its `back` field when it is a local path (the
-    /// queue's forms send `/moderation`), else `fallback`.
-    private static func back(_ request: Request, fallback: String) throws -> String {
-        NextPath.validated(try request.form()["back"]) ?? fallback
+    /// " with the note “…”", naming what the action records, for its description.
+    private static func withNote(_ note: String) -> String {
+        let line = SectionStore.singleLine(note)
+        return line.isEmpty ? "" : " with the note “\(line.count > 80 ? String(line.prefix(79)) + "…" : line)”"
     }
 
     private func commentAction(
-        _ name: ResumableActionName, _ what: String, handler: @escaping Handler<RequestContext>
-    ) -> ResumableAction {
+        _ name: ResumableActionName, _ path: String, _ what: String,
+        perform: @escaping @Sendable (CommentModeration, User, inout RequestContext) throws -> Response
+    ) -> ResumableAction<CommentModeration> {
         ResumableAction(
-            name, keeping: ["note", "back"], describe: { _ in what },
-            returnPath: { request in (try? Self.back(request, fallback: "/moderation")) ?? "/moderation" },
-            handler: handler)
+            name: name, path: path, role: Self.moderatorsOnly, describe: { what + Self.withNote($0.note) },
+            returnPath: { $0.back ?? "/moderation" },
+            perform: { input, user, context, _ in try perform(input, user, &context) })
     }
 
-    private func userAction(
-        _ name: ResumableActionName, _ verb: String, handler: @escaping Handler<RequestContext>
-    ) -> ResumableAction {
+    private func userAction(_ name: ResumableActionName, _ path: String, banned: Bool)
+        -> ResumableAction<AccountModeration>
+    {
         ResumableAction(
-            name, keeping: ["note", "back", "hide_comments"],
-            describe: { request in "\(verb) “\(Self.username(request).prefix(64))”" },
-            returnPath: { request in (try? Self.back(request, fallback: "/moderation")) ?? "/moderation" },
-            handler: handler)
-    }
-
-    /// Only moderators moderate (admins are moderators too).
-    private static func moderator(_ context: RequestContext) throws -> User {
-        guard let user = context.user else { throw HTTPError(.forbidden, "Please log in first.") }
-        guard user.roles.grants(.moderator) else {
-            throw HTTPError(.forbidden, "Only the site's moderators can do this. Your account is not one.")
-        }
-        return user
+            name: name, path: path, role: Self.moderatorsOnly,
+            describe: { input in
+                let who = "“\(input.username.prefix(64))”"
+                let what =
+                    banned ? "ban \(who)" + (input.hideComments ? " and hide all their comments" : "") : "unban \(who)"
+                return what + Self.withNote(input.note)
+            },
+            returnPath: { $0.back ?? "/moderation" },
+            perform: { input, user, context, _ in try setBanned(banned, input, by: user, &context) })
     }
 
     // MARK: Readers report
 
-    func report(_ request: Request, _ context: inout RequestContext) throws -> Response {
-        guard let reader = context.user else { throw HTTPError(.forbidden, "Please log in first.") }
-        let id = Self.commentID(request)
-        let anchor = "#comment-\(id)"
-        switch try moderation.report(commentID: id, reason: try request.form()["reason"] ?? "", by: reader) {
+    func report(_ input: ReportInput, by reader: User, _ context: inout RequestContext) throws -> Response {
+        let anchor = "#comment-\(input.id)"
+        switch try moderation.report(commentID: input.id, reason: input.reason, by: reader) {
         case .reported(let slug):
             context.nextFlash = "Thank you: the comment is reported, and a moderator will look at it."
             return .redirect(to: ArticlePaths.article(slug) + anchor)
@@ -128,17 +159,17 @@ struct ModerationController: Sendable {
 
     // MARK: Moderators act
 
-    func setHidden(_ hidden: Bool, _ request: Request, _ context: inout RequestContext) throws -> Response {
-        let moderator = try Self.moderator(context)
-        let id = Self.commentID(request)
-        let note = try request.form()["note"] ?? ""
-        switch try moderation.setHidden(commentID: id, hidden: hidden, note: note, by: .moderator(moderator)) {
+    func setHidden(_ hidden: Bool, _ input: CommentModeration, by moderator: User, _ context: inout RequestContext)
+        throws -> Response
+    {
+        let id = input.id
+        switch try moderation.setHidden(commentID: id, hidden: hidden, note: input.note, by: .moderator(moderator)) {
         case .changed(let slug):
             context.nextFlash = hidden ? "The comment is hidden from readers." : "The comment is restored."
-            return .redirect(to: try Self.back(request, fallback: ArticlePaths.article(slug) + "#comment-\(id)"))
+            return .redirect(to: input.back ?? ArticlePaths.article(slug) + "#comment-\(id)")
         case .unchanged(let slug):
             context.nextFlash = hidden ? "The comment was already hidden." : "The comment was not hidden."
-            return .redirect(to: try Self.back(request, fallback: ArticlePaths.article(slug) + "#comment-\(id)"))
+            return .redirect(to: input.back ?? ArticlePaths.article(slug) + "#comment-\(id)")
         case .noSuchComment:
             throw Self.noSuchComment
         case .noteTooLong:
@@ -146,22 +177,21 @@ struct ModerationController: Sendable {
         }
     }
 
-    func dismiss(_ request: Request, _ context: inout RequestContext) throws -> Response {
-        let moderator = try Self.moderator(context)
-        let dismissed = try moderation.dismissReports(
-            commentID: Self.commentID(request), note: try request.form()["note"] ?? "", by: .moderator(moderator))
-        context.nextFlash = dismissed ? "The reports are dismissed." : "That comment had no open reports."
+    func dismiss(_ input: CommentModeration, by moderator: User, _ context: inout RequestContext) throws -> Response {
+        switch try moderation.dismissReports(commentID: input.id, note: input.note, by: .moderator(moderator)) {
+        case .dismissed: context.nextFlash = "The reports are dismissed."
+        case .noneOpen: context.nextFlash = "That comment had no open reports."
+        case .noteTooLong: throw Self.noteTooLong
+        }
         return .redirect(to: "/moderation")
     }
 
-    func setBanned(_ banned: Bool, _ request: Request, _ context: inout RequestContext) throws -> Response {
-        let moderator = try Self.moderator(context)
-        let name = Self.username(request)
-        let form = try request.form()
-        let back = try Self.back(request, fallback: "/moderation")
+    func setBanned(_ banned: Bool, _ input: AccountModeration, by moderator: User, _ context: inout RequestContext)
+        throws -> Response
+    {
+        let name = input.username
         switch try moderation.setBanned(
-            name, banned: banned, hideComments: form["hide_comments"] == "1", note: form["note"] ?? "",
-            by: .moderator(moderator))
+            name, banned: banned, hideComments: input.hideComments, note: input.note, by: .moderator(moderator))
         {
         case .banned(let hidden):
             context.nextFlash =
@@ -180,7 +210,7 @@ struct ModerationController: Sendable {
         case .noteTooLong:
             throw Self.noteTooLong
         }
-        return .redirect(to: back)
+        return .redirect(to: input.back ?? "/moderation")
     }
 
     static let noteTooLong = HTTPError(

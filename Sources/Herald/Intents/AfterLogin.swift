@@ -1,15 +1,20 @@
 import HTTP
 
-/// What happens the moment a reader is logged in (by login or registration): the new
-/// session cookie is set, then the pending action, if any, is performed and the reader
-/// lands where it returns; otherwise they go to `next` (checked local) or the front page.
+/// What happens the moment a reader is logged in (by login, registration or a password reset):
+/// the new session cookie is set, then the pending action begun in this browser, if any, is
+/// performed and the reader lands where it returns; otherwise they go to `next` (checked local)
+/// or the front page.
 struct AfterLogin: Sendable {
     let intents: PendingActions
     let accounts: Accounts
-    /// The page for a pending action the account may not perform (403), the session kept.
-    let refusalPage: @Sendable (HTTPError, RequestContext) -> Response
-    /// The same with what the reader typed shown back (label, field name, text).
-    let returnedTextPage: @Sendable (String, HTTPStatus, [(label: String, name: String, text: String)], RequestContext) -> Response
+    /// Where a resumed action runs. Logins are answered on the password-hashing pool (low
+    /// priority, few threads, a bounded queue); the action they resume is ordinary work — a
+    /// comment posted, an article with its image saved — and is done on these threads instead, at
+    /// ordinary priority, while the login waits for it.
+    let actionPool: WorkerPool
+    /// A banned account's page, with what the reader had typed shown back (message, status, texts).
+    let returnedTextPage:
+        @Sendable (String, HTTPStatus, [(label: String, name: String, text: String)], RequestContext) -> Response
 
     func complete(
         _ request: Request, _ context: inout RequestContext, user: User, sessionToken: String, next: String?
@@ -19,17 +24,16 @@ struct AfterLogin: Sendable {
         context.user = user
         context.sessionToken = sessionToken
         context.csrf?.rebind(toSession: sessionToken)
-        var response: Response
-        do {
-            response = try intents.resume(request, &context) ?? .redirect(to: next ?? "/")
-        } catch let refused as PendingActions.Refused {
-            response = refused.response ?? refusalPage(refused.error, context)
+        let (resumed, after) = try actionPool.perform { [context] in
+            var resumedContext = context
+            let response = try intents.resume(request, &resumedContext, user: user)
+            return (response, resumedContext)
         }
-        response.setCookie(.herald(CookieNames.session, sessionToken, secure: context.isSecure))
-        // Performed or void, a pending action is finished with; and the anonymous CSRF binding:
-        // forms are now bound to the session.
-        response.expireCookie(CookieNames.intent, sentIn: request, secure: context.isSecure)
-        response.expireCookie(CookieNames.anonymous, sentIn: request, secure: context.isSecure)
+        context = after
+        var response = resumed ?? .redirect(to: next ?? "/")
+        response.setCookie(.herald(.session, sessionToken, secure: context.isSecure))
+        // Performed or void, a pending action is finished with.
+        response.expireCookie(.intent, sentIn: request, secure: context.isSecure)
         return response
     }
 
@@ -37,16 +41,17 @@ struct AfterLogin: Sendable {
     /// action dropped), with what the reader had typed into it shown back to copy.
     func suspended(_ request: Request, _ context: RequestContext) throws -> Response {
         var message = "This account is suspended: a moderator has banned it, so it cannot log in."
-        let texts = try intents.pendingText(request)
+        let texts = try intents.pendingText(request, context)
         if !texts.isEmpty { message += " What you had started was not done; here is what you wrote." }
         var response = returnedTextPage(message, .forbidden, texts, context)
-        try intents.discard(request)
-        response.expireCookie(CookieNames.intent, sentIn: request, secure: context.isSecure)
+        try intents.discard(request, context)
+        response.expireCookie(.intent, sentIn: request, secure: context.isSecure)
         return response
     }
 
-    /// "like “Title”" for the login and register pages, when an action is pending.
-    func pendingDescription(_ request: Request) throws -> String? {
-        try intents.describePending(request)
+    /// "like “Title”" for the login, register and reset pages, when an action begun in this
+    /// browser is pending.
+    func pendingDescription(_ request: Request, _ context: RequestContext) throws -> String? {
+        try intents.describePending(request, context)
     }
 }

@@ -1,50 +1,84 @@
 import HTTP
 
-/// The resumable-action mechanism: captures an anonymous POST to a resumable route into
-/// the signed `herald_intent` cookie, and performs it through the route's own handler the
-/// moment the reader logs in or registers. Nothing in here knows what any action does.
+/// The resumable-action mechanism: an anonymous POST to a resumable route is captured into the
+/// signed `herald_intent` cookie (or, too large for it, parked server-side), bound to the browser
+/// that sent it; the moment that browser logs in, registers or resets its password, the action is
+/// performed through the same `perform` a logged-in click calls. Nothing in here knows what any
+/// action does.
 final class PendingActions: Sendable {
     static let lifetime = 15 * 60
 
     private let codec: IntentCodec
     private let performed: PerformedIntentStore
-    private let parking: ParkedFormStore
-    private let parkingLimits: ParkingLimits
+    private let parking: Parking
     private let clock: Clock
     private let log: Logger
     /// Every resumable action, by name; fixed when the app is built.
-    private let actions: [ResumableActionName: ResumableAction]
+    private let actions: [ResumableActionName: AnyResumableAction]
+    /// The page that shows what a person typed when their action is not done (message, status,
+    /// the labelled texts).
+    private let showText:
+        @Sendable (String, HTTPStatus, [(label: String, name: String, text: String)], RequestContext) -> Response
     /// For metrics: intents captured and performed (by action), and set aside (by reason).
     let captured = Tally()
     /// Every reason `refused` counts under.
     static let refusalReasons = [
         "unknown-action", "expired", "replayed", "parked-form-gone", "expired-text-returned", "forbidden", "oversized",
-        "malformed", "unknown-version", "unknown-key", "bad-signature",
+        "malformed", "unknown-version", "unknown-key", "bad-signature", "other-browser", "not-kept",
     ]
     let performedCount = Tally()
     let refused = Tally()
 
     init(
-        actions: [ResumableAction], codec: IntentCodec, performed: PerformedIntentStore, parking: ParkedFormStore,
-        parkingLimits: ParkingLimits = ParkingLimits(), clock: Clock, log: Logger
+        actions: [AnyResumableAction], codec: IntentCodec, performed: PerformedIntentStore, parking: Parking,
+        clock: Clock, log: Logger,
+        showText:
+            @escaping @Sendable (String, HTTPStatus, [(label: String, name: String, text: String)], RequestContext)
+            -> Response
     ) {
         self.actions = Dictionary(actions.map { ($0.name, $0) }) { first, _ in first }
         self.codec = codec
         self.performed = performed
         self.parking = parking
-        self.parkingLimits = parkingLimits
         self.clock = clock
         self.log = log
+        self.showText = showText
     }
 
-    /// The route handler for a resumable action: a logged-in reader's POST goes to the action's
-    /// handler, an anonymous one is captured.
-    /// `router.post("/articles/:slug/like", intents.route(likeAction))`.
-    func route(_ action: ResumableAction) -> Handler<RequestContext> {
+    /// The route handler for a resumable action: a logged-in reader's POST is performed, an
+    /// anonymous one (or one whose session expired) is captured.
+    func route(_ action: AnyResumableAction) -> Handler<RequestContext> {
         { [self] request, context in
-            if context.user != nil { return try action.handler(request, &context) }
-            return try capture(action, request, context)
+            let form = try action.form(of: request)
+            guard let user = context.user else { return try capture(action, form, request, context) }
+            return try perform(action, form, by: user, &context, reply: request.prefersJSON ? .json : .page)
         }
+    }
+
+    /// The one way an action is performed, live or resumed: the role it needs, then the action;
+    /// an action refused for this account (403) shows back what was typed into it, to copy.
+    private func perform(
+        _ action: AnyResumableAction, _ form: KeptForm, by user: User, _ context: inout RequestContext, reply: Reply
+    ) throws -> Response {
+        if let requirement = action.role, !user.roles.grants(requirement.role) {
+            return refusal(action, form, HTTPError(.forbidden, requirement.refusal), context)
+        }
+        do {
+            return try action.perform(form, user, &context, reply)
+        } catch let error as HTTPError
+            where error.status == .forbidden && reply == .page && !action.typed(in: form).isEmpty
+        {
+            return refusal(action, form, error, context)
+        }
+    }
+
+    private func refusal(_ action: AnyResumableAction, _ form: KeptForm, _ error: HTTPError, _ context: RequestContext)
+        -> Response
+    {
+        let typed = action.typed(in: form)
+        let message =
+            typed.isEmpty ? error.message : error.message + " Nothing was done; here is what you wrote, to copy."
+        return showText(message, error.status, typed, context)
     }
 
     /// Anonymous POST → the intent cookie (replacing any earlier one) and 303 to /login.
@@ -52,189 +86,186 @@ final class PendingActions: Sendable {
     /// Its cost is bounded before anything is compressed, since no account is needed to send one:
     /// only the declared fields are kept, the action checks them with its own rules, and text
     /// larger than any valid input is refused unread by the compressor. A form that does not fit
-    /// the cookie, or that carries a file, is parked server-side and the cookie names it.
-    private func capture(_ action: ResumableAction, _ request: Request, _ context: RequestContext) throws -> Response {
-        _ = try action.describe(request)  // 404 for an unknown target: nothing is stored
-        let form = try request.form()
-        let sent = action.keptFields.compactMap { name in form[name].map { (name, $0) } }
-        let kept: [(String, String)]
-        switch try action.check(sent, request, context) {
-        case .keep(let fields): kept = fields
+    /// the cookie, or that carries a file, is parked server-side (if parking takes it) and the
+    /// cookie names it.
+    private func capture(_ action: AnyResumableAction, _ sent: KeptForm, _ request: Request, _ context: RequestContext)
+        throws -> Response
+    {
+        _ = try action.describe(sent)  // 404 for an unknown target: nothing is stored
+        var form: KeptForm
+        switch try action.check(sent, context) {
+        case .keep(let checked): form = checked
         case .refuse(let response): return response
         }
-        let file = try action.keptFile.flatMap { name in try request.files().first { $0.name == name }?.bytes }
-        let keptBytes = kept.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count }
+        let secret = Set(action.secretFields)
+        form.fields.removeAll { secret.contains($0.0) }  // a password is never captured
         let now = clock.now()
+        let browserID = context.csrf?.browserID ?? ""
         var intent = Intent(
-            action: action.name.rawValue, parameters: request.parameters, fields: kept.map { [$0.0, $0.1] },
-            returnPath: action.returnPath(request), issuedAt: now, expiresAt: now + Self.lifetime,
-            id: Sodium.base64URL(Sodium.randomBytes(16)))
-        let previous = verifiedIntent(request, logging: false)?.parked
+            action: action.name.rawValue, parameters: form.parameters, fields: form.fields.map { [$0.0, $0.1] },
+            returnPath: try action.returnPath(form), issuedAt: now, expiresAt: now + Self.lifetime,
+            id: Sodium.base64URL(Sodium.randomBytes(16)), browser: BrowserID.digest(browserID))
+        let previous = verifiedIntent(request, context, logging: false)?.parked
         var cookie: String?
-        if file == nil, keptBytes <= IntentCodec.maximumFieldBytes {
+        if form.file == nil, form.fieldBytes <= IntentCodec.maximumFieldBytes {
             cookie = try codec.encode(intent)
         }
         if cookie == nil {
             switch try parking.park(
-                ParkedForm(fields: kept, file: file), owner: ClientAddressKey.key(for: context.clientAddress),
-                replacing: previous, expiresAt: now + parkingLimits.lifetimeSeconds, now: now, limits: parkingLimits)
+                form, for: action, browser: intent.browser ?? "", replacing: previous, request, context)
             {
             case .parked(let id):
                 intent.fields = []
                 intent.parked = id
                 cookie = try codec.encode(intent)
-            case .full:
-                log.warning("a form was not parked: parking is full")
+            case .refused(let reason):
+                log.info("a form was not parked: \(reason)")
             }
         } else if let previous {
             try parking.discard(previous)
         }
         guard let cookie else {
-            if let tooLarge = action.tooLarge { return try tooLarge(request, context) }
-            throw HTTPError.serviceUnavailable(
-                retryAfter: 60,
-                "This is too large to keep while you log in right now. Please log in first, then send it again.")
+            refused.add("not-kept")
+            var shown = context
+            if let again = try action.formAgain(form, .notKept, &shown) { return again }
+            throw HTTPError(
+                .unprocessableContent,
+                "This is too large to keep while you log in. Please log in first, then send it again.")
         }
         captured.add(action.name.rawValue)
         var response = Response.redirect(to: "/login")
-        response.setCookie(
-            .herald(CookieNames.intent, cookie, maxAge: IntentCodec.keptSeconds, secure: context.isSecure))
+        response.setCookie(.herald(.intent, cookie, maxAge: IntentCodec.keptSeconds, secure: context.isSecure))
         return response
     }
 
-    /// Performs the pending action for a reader who has just logged in (`context.user` set).
-    /// Returns nil when there is none, or when it is void — tampered, foreign, expired,
-    /// replayed, malformed — which is logged (without the cookie) and otherwise ignored.
-    /// The caller clears the cookie either way.
-    func resume(_ request: Request, _ context: inout RequestContext) throws -> Response? {
-        guard let intent = verifiedIntent(request) else { return nil }
+    /// Performs the pending action for `user`, who has just logged in, registered or reset their
+    /// password in this request. Nil when there is none, or when it is void — tampered, expired,
+    /// replayed, malformed, or begun in another browser — which is logged (without the cookie) and
+    /// otherwise ignored (another browser's is also told to the reader). The caller clears the
+    /// cookie either way. Whatever the action answers is the answer, errors included: the login
+    /// itself stands.
+    func resume(_ request: Request, _ context: inout RequestContext, user: User) throws -> Response? {
+        guard let intent = verifiedIntent(request, context) else { return nil }
         guard let action = ResumableActionName(rawValue: intent.action).flatMap({ actions[$0] }) else {
             log.warning("intent ignored: unknown action \(intent.action.prefix(40))")
             refused.add("unknown-action")
             return nil
         }
+        guard let browser = intent.browser,
+            BrowserID.matches(browser, id: request.cookie(.browser, secure: context.isSecure))
+        else {
+            // Carried here from another browser (copied, or planted): never performed.
+            log.warning("intent ignored: it was begun in another browser")
+            refused.add("other-browser")
+            if let parked = intent.parked { try parking.discard(parked) }
+            context.nextFlash = Self.otherBrowser
+            return nil
+        }
         let now = clock.now()
         let stale = intent.expiresAt <= now
         // Too old to perform: only its text matters, and only for an action that can give it back.
-        if stale && action.putBack == nil {
+        if stale && !action.hasFormAgain {
             refused.add("expired")
             return nil
         }
-        guard
-            try performed.markPerformed(
-                intent.id, expiresAt: intent.issuedAt + IntentCodec.keptSeconds, now: now)
+        guard try performed.markPerformed(intent.id, expiresAt: intent.issuedAt + IntentCodec.keptSeconds, now: now)
         else {
             log.warning("intent ignored: already performed (replayed cookie)")
             refused.add("replayed")
             return nil
         }
-        guard let replay = try replayRequest(intent, action: action, from: request) else {
+        guard let form = try keptForm(of: intent, browser: browser) else {
             log.warning("intent ignored: its parked form is gone (expired or already taken)")
             refused.add("parked-form-gone")
             return nil
         }
-        if stale, let putBack = action.putBack {
+        if stale {
             // SPEC: an intent older than 15 minutes is never performed; the text goes back to its form.
             refused.add("expired-text-returned")
-            return try putBack(replay, context)
+            return try action.formAgain(form, .waitedTooLong, &context)
+        }
+        if !action.performedAfterLogin {
+            return try action.formAgain(form, .retypePassword, &context)
         }
         do {
-            // The same handler a logged-in POST reaches (unless the action resumes otherwise):
-            // every check it makes is made again.
-            let response = try action.resume(replay, &context)
+            let response = try perform(action, form, by: user, &context, reply: .page)
             performedCount.add(action.name.rawValue)
             return response
-        } catch let error as HTTPError where error.status == .forbidden {
-            refused.add("forbidden")
-            // Not allowed for the account that logged in (SPEC: refused with 403): the caller
-            // answers with the refusal, and the login itself stands.
-            throw Refused(error: error, response: action.refused?(error, replay, context))
-        } catch let error as HTTPError where error.status == .notFound {
-            context.nextFlash = "What you started before logging in can no longer be done: \(error.message)"
-            return .redirect(to: "/")
         } catch let error as HTTPError {
-            // Refused for another reason (a limit, a busy database): the login itself stands.
-            context.nextFlash = "You are logged in, but what you started could not be done: \(error.message)"
-            return .redirect(to: LocalPath.validated(intent.returnPath) ?? "/")
+            // Refused for another reason (a limit, a target gone): said on its page, with anything
+            // typed shown back; the login itself stands.
+            refused.add("forbidden")
+            return showText(
+                "You are logged in, but what you started could not be done: " + error.message, error.status,
+                action.typed(in: form), context)
         }
     }
 
-    /// A pending action the account that logged in may not perform.
-    struct Refused: Error {
-        let error: HTTPError
-        /// The action's own answer (what the reader typed, shown back), when it has one.
-        let response: Response?
-    }
+    static let otherBrowser =
+        "Something was started in another browser and carried here; it was not done. An action is only completed in the browser where it began."
 
-    /// What is pending, for the login and register pages; nil when nothing (valid) is.
-    func describePending(_ request: Request) throws -> String? {
-        guard let intent = verifiedIntent(request, logging: false),
-            let action = ResumableActionName(rawValue: intent.action).flatMap({ actions[$0] })
-        else { return nil }
-        // A parked form is not read (that would take it): its action describes it without its text.
-        return try? action.describe(Self.replayRequest(intent, fields: intent.fields, from: request))
+    /// What is pending in this browser, for the login, register and reset pages; nil when
+    /// nothing (valid, begun here) is.
+    func describePending(_ request: Request, _ context: RequestContext) throws -> String? {
+        guard let (intent, action) = pending(request, context) else { return nil }
+        var form = KeptForm(parameters: intent.parameters, fields: Self.pairs(intent.fields))
+        if let id = intent.parked, let browser = intent.browser {
+            // A parked form is looked at, not taken (its file is not read).
+            form.fields = try parking.peek(id, browser: browser, now: clock.now())?.fields ?? []
+        }
+        return try? action.describe(form)
     }
 
     /// Where `POST /intent/cancel` returns: the pending action's return path, or the front page.
-    func cancelPath(_ request: Request) -> String {
-        verifiedIntent(request, logging: false).flatMap { LocalPath.validated($0.returnPath) } ?? "/"
+    func cancelPath(_ request: Request, _ context: RequestContext) -> String {
+        verifiedIntent(request, context, logging: false).flatMap { LocalPath.validated($0.returnPath) } ?? "/"
     }
 
     /// What the reader typed into the pending action (label, field name, text), for when it will
-    /// not be performed; empty when nothing (valid) is pending or it carries no text.
-    func pendingText(_ request: Request) throws -> [(label: String, name: String, text: String)] {
-        guard let intent = verifiedIntent(request, logging: false),
-            let action = ResumableActionName(rawValue: intent.action).flatMap({ actions[$0] })
-        else { return [] }
-        let fields: [(String, String)]
-        if let id = intent.parked {
-            fields = try parking.peek(id, now: clock.now())?.fields ?? []
-        } else {
-            fields = intent.fields.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
+    /// not be performed; empty when nothing (valid, begun here) is pending or it carries no text.
+    func pendingText(_ request: Request, _ context: RequestContext) throws -> [(
+        label: String, name: String, text: String
+    )] {
+        guard let (intent, action) = pending(request, context) else { return [] }
+        var form = KeptForm(parameters: intent.parameters, fields: Self.pairs(intent.fields))
+        if let id = intent.parked, let browser = intent.browser {
+            form.fields = try parking.peek(id, browser: browser, now: clock.now())?.fields ?? []
         }
-        return action.typedText.compactMap { typed in
-            fields.first { $0.0 == typed.field }.map { (typed.label, typed.field, $0.1) }
-        }
+        return action.typed(in: form)
     }
 
     /// Drops the pending action's parked form, if it has one (cancel, logout). The caller
     /// expires the cookie.
-    func discard(_ request: Request) throws {
-        if let parked = verifiedIntent(request, logging: false)?.parked { try parking.discard(parked) }
+    func discard(_ request: Request, _ context: RequestContext) throws {
+        if let parked = verifiedIntent(request, context, logging: false)?.parked { try parking.discard(parked) }
     }
 
-    /// The captured POST rebuilt as a request, its fields from the cookie or from the parked form
-    /// (taken: single use); nil when the parked form is gone.
-    private func replayRequest(_ intent: Intent, action: ResumableAction, from request: Request) throws -> Request? {
-        guard let id = intent.parked else { return Self.replayRequest(intent, fields: intent.fields, from: request) }
-        guard let form = try parking.take(id, now: clock.now()) else { return nil }
-        guard let bytes = form.file, let field = action.keptFile else {
-            return Self.replayRequest(intent, fields: form.fields.map { [$0.0, $0.1] }, from: request)
+    /// The intent and its action when one is pending and was begun in this browser.
+    private func pending(_ request: Request, _ context: RequestContext) -> (Intent, AnyResumableAction)? {
+        guard let intent = verifiedIntent(request, context, logging: false),
+            let action = ResumableActionName(rawValue: intent.action).flatMap({ actions[$0] }),
+            let browser = intent.browser,
+            BrowserID.matches(browser, id: request.cookie(.browser, secure: context.isSecure))
+        else { return nil }
+        return (intent, action)
+    }
+
+    /// The intent's form: from the cookie, or its parked copy (taken: single use); nil when the
+    /// parked copy is gone.
+    private func keptForm(of intent: Intent, browser: String) throws -> KeptForm? {
+        guard let id = intent.parked else {
+            return KeptForm(parameters: intent.parameters, fields: Self.pairs(intent.fields))
         }
-        let boundary = "herald-" + Sodium.hex(Sodium.randomBytes(16))
-        let encoded = MultipartForm.encode(
-            fields: form.fields, files: [MultipartForm.File(name: field, filename: "parked", bytes: bytes)],
-            boundary: boundary)
-        var replay = Request(
-            method: .post, target: intent.returnPath, headers: HTTPHeaders([("Content-Type", encoded.contentType)]),
-            body: encoded.body, remoteAddress: request.remoteAddress)
-        replay.parameters = intent.parameters
-        return replay
+        guard let parked = try parking.take(id, browser: browser, now: clock.now()) else { return nil }
+        return KeptForm(parameters: intent.parameters, fields: parked.fields, file: parked.file)
     }
 
-    /// A urlencoded POST of `fields` to the intent's route.
-    private static func replayRequest(_ intent: Intent, fields: [[String]], from request: Request) -> Request {
-        let form = URLEncodedForm(fields.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil })
-        var replay = Request(
-            method: .post, target: intent.returnPath,
-            headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
-            body: Array(form.encoded.utf8), remoteAddress: request.remoteAddress)
-        replay.parameters = intent.parameters
-        return replay
+    private static func pairs(_ fields: [[String]]) -> [(String, String)] {
+        fields.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
     }
 
-    private func verifiedIntent(_ request: Request, logging: Bool = true) -> Intent? {
-        guard let cookie = request.cookies[CookieNames.intent] else { return nil }
+    private func verifiedIntent(_ request: Request, _ context: RequestContext, logging: Bool = true) -> Intent? {
+        guard let cookie = request.cookie(.intent, secure: context.isSecure) else { return nil }
         switch codec.decode(cookie, now: clock.now()) {
         case .success(let intent):
             return intent

@@ -1,99 +1,143 @@
 import HTTP
 
-/// Every POST that survives login, by the name its intents carry (the cookie's `a` field, so
-/// these strings are part of the cookie format: renaming one voids intents in flight).
-enum ResumableActionName: String, Sendable, CaseIterable {
-    case like, unlike, comment
-    case editComment = "comment-edit"
-    case createArticle = "article-create"
-    case saveArticle = "article-save"
-    case reportComment = "comment-report"
-    case hideComment = "comment-hide"
-    case restoreComment = "comment-restore"
-    case dismissReports = "comment-dismiss"
-    case banUser = "user-ban"
-    case unbanUser = "user-unban"
-    case deleteComment = "comment-delete"
-    case changeEmail = "account-email"
-    case endOtherSessions = "account-end-others"
-    /// Forms that carry a password: captured without it, and after login the reader is sent
-    /// back to the form to type it again (SPEC: a password is never captured).
-    case changePassword = "account-password"
-    case deleteAccount = "account-delete"
+/// A resumable form's input, decoded into the action's own struct from one field list.
+protocol ResumableInput: Sendable {
+    /// The form fields the action keeps when it is captured; every other field is dropped, so
+    /// what rides in the cookie is bounded by what the action accepts, not by what was sent.
+    static var keptFields: [String] { get }
+    /// Fields a live POST sends that are never kept (passwords): read only when performed live.
+    static var secretFields: [String] { get }
+    /// A file field kept too (an article's image): the form is then always parked.
+    static var keptFile: String? { get }
+    /// Decodes the input; a malformed route parameter throws its 404.
+    init(_ form: KeptForm) throws(HTTPError)
 }
 
-/// A POST route declared resumable: when an anonymous reader sends it, it is captured
-/// and performed after they log in, by this same handler.
-struct ResumableAction: Sendable {
-    /// What a capture does with the kept fields once the action has checked them.
-    enum Capture {
-        /// Keep these (checked, normalised) fields in the intent.
-        case keep([(String, String)])
-        /// The input could never be performed: answer this instead (the form again, 422) and
-        /// store nothing.
-        case refuse(Response)
+extension ResumableInput {
+    static var secretFields: [String] { [] }
+    static var keptFile: String? { nil }
+}
+
+/// An input with nothing in it beyond the route (`/account/sessions/end-others`).
+struct NoInput: ResumableInput {
+    static let keptFields: [String] = []
+    init(_ form: KeptForm) {}
+}
+
+/// How an answer is given: a page (or a redirect to one), or JSON for the page's script.
+enum Reply: Sendable, Equatable {
+    case page, json
+}
+
+/// Why an action's form is shown again with what was typed in it, instead of being performed.
+enum FormAgain: Sendable, Equatable {
+    /// It waited more than 15 minutes while the reader logged in (SPEC: never performed then).
+    case waitedTooLong
+    /// It could be kept neither in the cookie nor parked: 422, log in first.
+    case notKept
+    /// It carries a password, which is never captured: after login the reader types it again.
+    case retypePassword
+}
+
+/// What a capture does with the input once the action has checked it.
+enum Capture: Sendable {
+    /// Keep this form (its fields checked and normalised).
+    case keep(KeptForm)
+    /// The input could never be performed: answer this now (the form again, 422), store nothing.
+    case refuse(Response)
+}
+
+/// A role an action needs beyond an account, and what someone without it is told.
+struct RoleRequirement: Sendable {
+    let role: Role
+    let refusal: String
+}
+
+/// A POST that survives login: one entry in `ResumableActions`, which registers its route. The
+/// live POST and the resumed intent both decode `Input` and call `perform`, which calls the
+/// action's service method and maps its outcome to a response; nothing else differs.
+struct ResumableAction<Input: ResumableInput>: Sendable {
+    let name: ResumableActionName
+    /// The POST route (`/articles/:slug/like`).
+    let path: String
+    /// A body limit above the server's (an article with its image).
+    var maxBodyBytes: Int? = nil
+    /// Answered on the password-hashing pool when performed live (its form checks a password).
+    var hashesPassword = false
+    /// Checked for the live click and the resumed action alike, before `perform`.
+    var role: RoleRequirement? = nil
+    /// What it will do, in words for the login page ("like “Title”"), naming every value it
+    /// changes. Throws the 404 of a target that does not exist (nothing is captured then); a target
+    /// readers may not see (a draft) is described the same generic way as a missing one.
+    let describe: @Sendable (Input) throws -> String
+    /// Where the reader lands after cancelling it (and where a refused one points).
+    let returnPath: @Sendable (Input) -> String
+    /// Before capture: the action's own rules, so that nothing is kept that could never be done.
+    var check: @Sendable (Input, KeptForm, RequestContext) throws -> Capture = { _, form, _ in .keep(form) }
+    /// The action, for the account `User` (which holds `role`).
+    let perform: @Sendable (Input, User, inout RequestContext, Reply) throws -> Response
+    /// The kept fields that hold what a person typed, with their labels: shown back to copy
+    /// whenever the action is refused.
+    var typedText: [(field: String, label: String)] = []
+    /// The form it came from with the typed text put back. Nil: nothing to put back (a like is
+    /// simply not done when it waited too long).
+    var formAgain: (@Sendable (Input, FormAgain, inout RequestContext) throws -> Response)? = nil
+    /// Whether it is performed after login, or its form comes back (a form with a password).
+    var performedAfterLogin = true
+}
+
+/// `ResumableAction` with its input type hidden, so that one list holds them all.
+struct AnyResumableAction: Sendable {
+    let name: ResumableActionName
+    let path: String
+    let maxBodyBytes: Int?
+    let hashesPassword: Bool
+    let role: RoleRequirement?
+    let keptFields: [String]
+    let secretFields: [String]
+    let keptFile: String?
+    let typedText: [(field: String, label: String)]
+    let performedAfterLogin: Bool
+    let hasFormAgain: Bool
+    let describe: @Sendable (KeptForm) throws -> String
+    let returnPath: @Sendable (KeptForm) throws -> String
+    let check: @Sendable (KeptForm, RequestContext) throws -> Capture
+    let perform: @Sendable (KeptForm, User, inout RequestContext, Reply) throws -> Response
+    let formAgain: @Sendable (KeptForm, FormAgain, inout RequestContext) throws -> Response?
+
+    init<Input>(_ action: ResumableAction<Input>) {
+        name = action.name
+        path = action.path
+        maxBodyBytes = action.maxBodyBytes
+        hashesPassword = action.hashesPassword
+        role = action.role
+        keptFields = Input.keptFields
+        secretFields = Input.secretFields
+        keptFile = Input.keptFile
+        typedText = action.typedText
+        performedAfterLogin = action.performedAfterLogin
+        hasFormAgain = action.formAgain != nil
+        describe = { form in try action.describe(Input(form)) }
+        returnPath = { form in action.returnPath(try Input(form)) }
+        check = { form, context in try action.check(Input(form), form, context) }
+        perform = { form, user, context, reply in try action.perform(Input(form), user, &context, reply) }
+        formAgain = { form, why, context in
+            guard let again = action.formAgain else { return nil }
+            return try again(Input(form), why, &context)
+        }
     }
 
-    let name: ResumableActionName
-    /// The form fields the action needs; every other field of the captured POST is dropped, so
-    /// what rides in the cookie is bounded by what the action accepts, not by what was sent.
-    let keptFields: [String]
-    /// The route's own handler: the one logged-in readers reach directly.
-    let handler: Handler<RequestContext>
-    /// What is done after login; the handler itself unless the action says otherwise (a form
-    /// whose password was not kept sends the reader back to it).
-    let resume: Handler<RequestContext>
-    /// Says what the reader was doing ("like “Title”"), looking the target up: throws 404 when
-    /// it does not exist, so nothing is captured for an unknown article.
-    let describe: @Sendable (Request) throws -> String
-    /// Where the reader lands after it is performed, or after cancelling it.
-    let returnPath: @Sendable (Request) -> String
-    /// Checks and normalises the kept fields with the handler's own rules before anything is
-    /// encoded, so that nothing is compressed that could never be performed.
-    let check: @Sendable (_ kept: [(String, String)], Request, RequestContext) throws -> Capture
-    /// The answer when the capture can be kept neither in the cookie nor parked (parking is
-    /// full): the form again, with the text kept. Nil: a plain 422 page.
-    let tooLarge: (@Sendable (Request, RequestContext) throws -> Response)?
-    /// A file field the action keeps too (an article's image): the form is then parked
-    /// server-side whenever a file was sent, whatever its size.
-    let keptFile: String?
-    /// The answer when, after login, the account turns out not to be allowed to do it (403):
-    /// given the replayed request, so that what the reader typed can be shown back to them.
-    /// Nil: the plain 403 page.
-    let refused: (@Sendable (HTTPError, Request, RequestContext) -> Response)?
-    /// The kept fields that hold what a person typed, with their labels ("Your comment"): shown
-    /// back to them when the action will not be performed (a banned account logging in).
-    let typedText: [(field: String, label: String)]
-    /// For an action that carries text: the form it came from with the text put back and a
-    /// message that it was not sent, for when the intent waited too long to be performed.
-    /// Given the replayed request. Nil: a stale intent is dropped (a like).
-    let putBack: (@Sendable (Request, RequestContext) throws -> Response)?
+    /// The live POST's values this action reads: its route parameters, its kept and secret
+    /// fields (in the order sent), and its kept file.
+    func form(of request: Request) throws -> KeptForm {
+        let read = Set(keptFields + secretFields)
+        let fields = try request.form().pairs.filter { read.contains($0.name) }.map { ($0.name, $0.value) }
+        let file = try keptFile.flatMap { name in try request.files().first { $0.name == name }?.bytes }
+        return KeptForm(parameters: request.parameters, fields: fields, file: file)
+    }
 
-    init(
-        _ name: ResumableActionName, keeping keptFields: [String] = [],
-        describe: @escaping @Sendable (Request) throws -> String, returnPath: @escaping @Sendable (Request) -> String,
-        check: @escaping @Sendable ([(String, String)], Request, RequestContext) throws -> Capture = { kept, _, _ in
-            .keep(kept)
-        },
-        tooLarge: (@Sendable (Request, RequestContext) throws -> Response)? = nil,
-        keepingFile keptFile: String? = nil,
-        refused: (@Sendable (HTTPError, Request, RequestContext) -> Response)? = nil,
-        typedText: [(field: String, label: String)] = [],
-        putBack: (@Sendable (Request, RequestContext) throws -> Response)? = nil,
-        resume: Handler<RequestContext>? = nil,
-        handler: @escaping Handler<RequestContext>
-    ) {
-        self.name = name
-        self.keptFields = keptFields
-        self.handler = handler
-        self.resume = resume ?? handler
-        self.describe = describe
-        self.returnPath = returnPath
-        self.check = check
-        self.tooLarge = tooLarge
-        self.keptFile = keptFile
-        self.refused = refused
-        self.typedText = typedText
-        self.putBack = putBack
+    /// What a person typed into `form`, labelled, for a page that shows it back.
+    func typed(in form: KeptForm) -> [(label: String, name: String, text: String)] {
+        typedText.compactMap { typed in form[typed.field].map { (typed.label, typed.field, $0) } }
     }
 }

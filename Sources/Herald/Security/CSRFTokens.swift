@@ -1,23 +1,27 @@
 import Synchronization
 
-/// One request's CSRF binding: the session, the visitor's anonymous cookie, or — for a first
-/// visit — a new anonymous id made only when a form actually needs a token.
+/// One request's CSRF binding: the session, the browser's own random id (its `herald_csrf`
+/// cookie), or — for a first visit — a new random id made only when something needs it (a form's
+/// token, or a pending action that must record which browser began it).
 final class CSRFBinding: @unchecked Sendable {
     /// Nil for the page cache's marker binding, which makes no tokens and accepts none.
     private let tokens: CSRFTokens?
     private var binding: String?
+    /// The browser id the request presented (a well-formed `herald_csrf` cookie), logged in or not.
+    private var presentedBrowserID: String?
     /// A session cookie the request presented that is no longer valid (expired, or ended):
     /// forms rendered while it was valid carry tokens bound to it, and they are still accepted,
     /// so that a save made after a long edit is captured rather than refused. It proves what any
     /// token proves — the sender holds this browser's cookie and a page this site gave it.
     private let staleSession: String?
-    /// Set when this request made a new anonymous id, which the response must then set as a cookie.
+    /// Set when this request made a new browser id, which the response must then set as a cookie.
     private(set) var newAnonymousID: String?
     private var cachedToken: String?
 
-    init(tokens: CSRFTokens, binding: String?, staleSession: String? = nil) {
+    init(tokens: CSRFTokens, session: String?, browserID: String?, staleSession: String? = nil) {
         self.tokens = tokens
-        self.binding = binding
+        self.binding = session.map { "s:" + $0 } ?? browserID.map { "a:" + $0 }
+        self.presentedBrowserID = browserID
         self.staleSession = staleSession
     }
 
@@ -39,16 +43,23 @@ final class CSRFBinding: @unchecked Sendable {
 
     var resolvedBinding: String {
         if let binding { return binding }
+        let id = browserID
+        binding = "a:" + id
+        return "a:" + id
+    }
+
+    /// This browser's random id: the one it presented, or a new one (then set by the response).
+    var browserID: String {
+        if let id = presentedBrowserID ?? newAnonymousID { return id }
         let fresh = Sodium.base64URL(Sodium.randomBytes(16))
         newAnonymousID = fresh
-        binding = "a:" + fresh
-        return "a:" + fresh
+        return fresh
     }
 
     /// After a login inside this request: forms rendered from now on are bound to the new session.
+    /// The browser id stays: it names this browser, logged in or not.
     func rebind(toSession token: String) {
         binding = "s:" + token
-        newAnonymousID = nil
         cachedToken = nil
     }
 

@@ -16,18 +16,13 @@ struct CrossOriginProtection: Middleware {
     let baseURL: String?
 
     func handle(_ request: Request, context: inout RequestContext, next: Next<RequestContext>) throws -> Response {
-        let binding: String?
-        if let session = context.sessionToken {
-            binding = "s:" + session
-        } else if let anonymous = request.cookies[CookieNames.anonymous], Self.isWellFormed(anonymous) {
-            binding = "a:" + anonymous
-        } else {
-            binding = nil
+        let browserID = request.cookie(.browser, secure: context.isSecure).flatMap {
+            BrowserID.isWellFormed($0) ? $0 : nil
         }
         // A session cookie the session middleware found dead (it is not in the context).
-        let staleSession = context.sessionToken == nil ? request.cookies[CookieNames.session] : nil
+        let staleSession = context.sessionToken == nil ? request.cookie(.session, secure: context.isSecure) : nil
         let csrf = CSRFBinding(
-            tokens: tokens, binding: binding,
+            tokens: tokens, session: context.sessionToken, browserID: browserID,
             staleSession: staleSession.flatMap { $0.utf8.count <= 128 ? $0 : nil })
         context.csrf = csrf
 
@@ -38,11 +33,10 @@ struct CrossOriginProtection: Middleware {
         }
 
         var response = try next(request, &context)
-        // A page that rendered a form for a first-time visitor: give them the cookie it is bound to.
-        if let newAnonymousID = csrf.newAnonymousID, context.sessionToken == nil,
-            response.headers["Content-Type"]?.hasPrefix("text/html") == true
-        {
-            response.setCookie(.herald(CookieNames.anonymous, newAnonymousID, secure: context.isSecure))
+        // A first-time visitor was given an id (a form rendered for them, or an action captured):
+        // the browser keeps it as its cookie.
+        if let newAnonymousID = csrf.newAnonymousID {
+            response.setCookie(.herald(.browser, newAnonymousID, secure: context.isSecure))
         }
         return response
     }
@@ -74,10 +68,6 @@ struct CrossOriginProtection: Middleware {
         let rest = url[schemeEnd.upperBound...]
         let host = rest.split(separator: "/", maxSplits: 1).first ?? ""
         return String(url[..<schemeEnd.upperBound]) + host
-    }
-
-    private static func isWellFormed(_ value: String) -> Bool {
-        value.utf8.count == 22 && Sodium.decodeBase64URL(value)?.count == 16
     }
 
     static let refusal = HTTPError(

@@ -8,14 +8,14 @@ struct FlashMessages: Middleware {
     let keys: SecretKeys
 
     func handle(_ request: Request, context: inout RequestContext, next: Next<RequestContext>) throws -> Response {
-        let incoming = request.cookies[CookieNames.flash]
+        let incoming = request.cookie(.flash, secure: context.isSecure)
         if let incoming { context.flash = decode(incoming) }
         var response = try next(request, &context)
         if let message = context.nextFlash {
-            response.setCookie(.herald(CookieNames.flash, encode(message), secure: context.isSecure))
+            response.setCookie(.herald(.flash, encode(message), secure: context.isSecure))
         } else if incoming != nil && (!response.status.isRedirect || context.flash == nil) {
             // Shown on this page (or unreadable): gone. A redirect keeps it for the page after.
-            response.setCookie(.heraldExpired(CookieNames.flash, secure: context.isSecure))
+            response.setCookie(.heraldExpired(.flash, secure: context.isSecure))
         }
         return response
     }

@@ -13,14 +13,14 @@ struct SessionMiddleware: Middleware {
 
     func handle(_ request: Request, context: inout RequestContext, next: Next<RequestContext>) throws -> Response {
         var staleCookie = false
-        if let token = request.cookies[CookieNames.session] {
+        if let token = request.cookie(.session, secure: context.isSecure) {
             switch try accounts.session(token) {
             case .active(let user):
                 context.user = user
                 context.sessionToken = token
             case .suspended where request.method == .post:
                 var response = suspendedPage(Self.suspended, request, context)
-                response.setCookie(.heraldExpired(CookieNames.session, secure: context.isSecure))
+                response.setCookie(.heraldExpired(.session, secure: context.isSecure))
                 return response
             case .suspended, nil:
                 staleCookie = true
@@ -28,8 +28,8 @@ struct SessionMiddleware: Middleware {
         }
         var response = try next(request, &context)
         // Only when the handler did not set a new session itself (login).
-        if staleCookie && !response.setsCookie(CookieNames.session) {
-            response.setCookie(.heraldExpired(CookieNames.session, secure: context.isSecure))
+        if staleCookie && !response.setsCookie(.session, secure: context.isSecure) {
+            response.setCookie(.heraldExpired(.session, secure: context.isSecure))
         }
         return response
     }

@@ -27,6 +27,20 @@ struct ArticleSubmission: Sendable, Equatable {
     /// The text fields a resumable save keeps (the image travels as the parked form's file).
     static let textFields: [Field] = [.title, .summary, .section, .byline, .body, .imageAlt, .publishAt, .removeImage, .action]
 
+    /// The form as sent: each field read by its name in `Field` (absent: empty), and the
+    /// uploaded image's bytes.
+    init(field: (Field) -> String?, image: [UInt8]?) {
+        title = field(.title) ?? ""
+        summary = field(.summary) ?? ""
+        section = field(.section) ?? ""
+        byline = field(.byline) ?? ""
+        body = field(.body) ?? ""
+        imageAlt = field(.imageAlt) ?? ""
+        publishAt = field(.publishAt) ?? ""
+        removeImage = field(.removeImage) != nil
+        self.image = image
+    }
+
     /// The form of an existing article, for its edit page.
     init(_ article: Article) {
         title = article.title

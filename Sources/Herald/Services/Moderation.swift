@@ -109,10 +109,18 @@ final class Moderation: Sendable {
         }
     }
 
-    /// Closes the comment's open reports; false when it had none.
-    func dismissReports(commentID: Int, note: String, by actor: Actor) throws -> Bool {
-        try store.dismissReports(
-            commentID: commentID, actor: actor.name, note: Self.checkedNote(note) ?? "", now: clock.now()) != nil
+    enum DismissOutcome: Sendable, Equatable {
+        case dismissed
+        /// The comment had no open reports (or does not exist): nothing changed.
+        case noneOpen
+        case noteTooLong
+    }
+
+    /// Closes the comment's open reports. A note too long is refused, as for hiding.
+    func dismissReports(commentID: Int, note: String, by actor: Actor) throws -> DismissOutcome {
+        guard let note = Self.checkedNote(note) else { return .noteTooLong }
+        let closed = try store.dismissReports(commentID: commentID, actor: actor.name, note: note, now: clock.now())
+        return closed == nil ? .noneOpen : .dismissed
     }
 
     func setBanned(_ username: String, banned: Bool, hideComments: Bool, note: String, by actor: Actor) throws

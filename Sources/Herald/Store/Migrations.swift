@@ -216,6 +216,15 @@ enum Migrations {
         CREATE INDEX comments_reported ON comments (open_reports DESC, id) WHERE open_reports > 0;
         CREATE INDEX comment_reports_reasons ON comment_reports (comment_id, is_open, reason);
         """,
+        // 13: a parked form belongs to the browser that parked it (a digest of its random id: only
+        // that browser's login takes it), and to one of two pools: small anonymous forms, counted
+        // per client address, and files or large forms of accounts, counted per account. Forms
+        // parked before this have no browser and are never taken.
+        """
+        ALTER TABLE parked_forms ADD COLUMN browser TEXT NOT NULL DEFAULT '';
+        ALTER TABLE parked_forms ADD COLUMN pool TEXT NOT NULL DEFAULT 'address';
+        CREATE INDEX parked_forms_pool ON parked_forms (pool);
+        """,
     ]
 
     /// Work a step needs that portable SQL alone cannot do, run in the step's transaction after

@@ -1,0 +1,31 @@
+import HTTP
+
+/// The one list of POSTs that survive login (SPEC: every POST a reader, editor or moderator can
+/// make is resumable), built once when the app is built. Each action's route is registered from
+/// here, so a resumable route cannot exist without its entry, nor an entry without its route;
+/// the POSTs that are deliberately not resumable are listed beside it with the reason, and a test
+/// checks that every POST route is in exactly one of the two lists.
+struct ResumableActions: Sendable {
+    let all: [AnyResumableAction]
+
+    /// POST routes that are not resumable, and why.
+    static let notResumable: [String: String] = [
+        "/login": "it is the login that a pending action waits for",
+        "/register": "it is a login too (a new account)",
+        "/logout": "there is nothing to log out of without a session",
+        "/intent/cancel": "it discards the pending action itself",
+        "/password/forgot": "it is asked for by someone who cannot log in",
+        "/password/reset/:token": "its token is the proof of who it is for; it completes a login",
+    ]
+
+    /// Adds each action's POST route: a logged-in reader's POST is performed, an anonymous one
+    /// captured (`PendingActions.route`). A form that checks a password is answered on the
+    /// hashing pool.
+    func register(on router: inout Router<RequestContext>, intents: PendingActions, hashingPool: WorkerPool) {
+        for action in all {
+            router.post(
+                action.path, on: action.hashesPassword ? hashingPool : nil, maxBodyBytes: action.maxBodyBytes,
+                intents.route(action))
+        }
+    }
+}

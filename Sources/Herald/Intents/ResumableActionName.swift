@@ -1,0 +1,21 @@
+/// Every POST that survives login, by the name its intents carry (the cookie's `a` field, so
+/// these strings are part of the cookie format: renaming one voids intents in flight).
+enum ResumableActionName: String, Sendable, CaseIterable {
+    case like, unlike, comment
+    case editComment = "comment-edit"
+    case createArticle = "article-create"
+    case saveArticle = "article-save"
+    case reportComment = "comment-report"
+    case hideComment = "comment-hide"
+    case restoreComment = "comment-restore"
+    case dismissReports = "comment-dismiss"
+    case banUser = "user-ban"
+    case unbanUser = "user-unban"
+    case deleteComment = "comment-delete"
+    case changeEmail = "account-email"
+    case endOtherSessions = "account-end-others"
+    /// Forms that carry a password: captured without it, and after login the reader is sent
+    /// back to the form to type it again (SPEC: a password is never captured).
+    case changePassword = "account-password"
+    case deleteAccount = "account-delete"
+}
