@@ -20,11 +20,11 @@ measure() { # url [lua] → "req/s p99ms"
     /Requests\/sec/ { rps = $2 } /^ +99%/ { p99 = ms($2) } END { printf "%.0f %.2f", rps, p99 }'
 }
 
-session_for() { # base → "herald_session=…"
+session_for() { # base → "herald_session=…" (named __Host-herald_session over HTTPS)
   local jar=$WORK/jar-$RANDOM token
   token=$(curl -s -c "$jar" -b "$jar" "$1/register" | grep -o 'name="csrf_token" value="[^"]*"' | head -1 | cut -d'"' -f4)
   curl -s -o /dev/null -c "$jar" -b "$jar" -d "csrf_token=$token&username=bench$RANDOM$RANDOM&password=bench-pass-phrase-1" "$1/register"
-  echo "herald_session=$(awk '$6 == "herald_session" { print $7 }' "$jar")"
+  awk '$6 ~ /^(__Host-)?herald_session$/ { print $6 "=" $7 }' "$jar" | tail -1
 }
 
 run_scenarios() { # label base

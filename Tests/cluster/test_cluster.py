@@ -154,11 +154,15 @@ def check_deployment(balancer, nodes):
     reader = client(balancer)
     status, _, _ = reader.request("POST", "/register", {"csrf_token": reader.token("/register"),
                                                         "username": "secure1", "password": PASSWORD})
-    session_cookie = [v for v in set_cookies(reader) if v.startswith("herald_session=")]
+    session_cookie = [v for v in set_cookies(reader) if v.startswith("__Host-herald_session=")]
     secure = lambda value: "secure" in [a.strip().lower() for a in value.split(";")[1:]]  # noqa: E731
-    check("Set-Cookie carries Secure (the anonymous form cookie and the session)",
-          status == 303 and csrf_cookie and session_cookie and all(secure(v) for v in csrf_cookie + session_cookie),
-          f"register {status}; {csrf_cookie + session_cookie}")
+    # SPEC third wave: over HTTPS every cookie is named with the __Host- prefix (Secure, Path=/, no Domain).
+    host_prefixed = lambda value: (value.startswith("__Host-") and "path=/" in value.lower()  # noqa: E731
+                                   and "domain=" not in value.lower())
+    every = csrf_cookie + set_cookies(reader)
+    check("Set-Cookie over HTTPS: every cookie __Host- prefixed and Secure (the browser id and the session)",
+          status == 303 and csrf_cookie and session_cookie and all(secure(v) and host_prefixed(v) for v in every),
+          f"register {status}; {every}")
 
     # nginx's $request_id reaches Herald (proxy_set_header X-Request-Id), which keeps it and sends it back.
     reader.request("GET", "/")
@@ -340,7 +344,7 @@ def main():
             "POST", draft_path,
             article_fields(form_token, "Embargoed budget plans", long_body, "save", image_alt="A test pattern"),
             files={"image": ("pattern.png", "image/png", png)})
-        intent = expired.cookies.get("herald_intent")
+        intent = expired.cookies.get("__Host-herald_intent")
         check("node 2 parks the save of an ended session (100,000 characters and an image) and asks for a login",
               probe_status == 303 and (probe_location or "").startswith("/login")
               and status == 303 and location == "/login" and intent,
@@ -368,7 +372,9 @@ def main():
         status, _, _ = on_one.request("POST", draft_path, article_fields(TOKEN.search(page).group(1),
                                       "Embargoed budget plans", second, "save", image_alt="A test pattern"), files={})
         replay = client(nodes[1])
-        replay.cookies = {"herald_intent": intent}
+        # The same browser (its id cookie too), so that only the replay check can refuse it.
+        replay.cookies = {"__Host-herald_intent": intent,
+                          "__Host-herald_csrf": expired.cookies.get("__Host-herald_csrf", "")}
         replay_status, replay_location, _ = replay.request(
             "POST", "/login", {"csrf_token": replay.token("/login"), "username": "editor1", "password": PASSWORD})
         page = on_one.request("GET", draft_path)[2]
@@ -480,11 +486,11 @@ def main():
             "csrf_token": refused.token("/login"), "username": "banned1", "password": PASSWORD})
         check("a ban on the command line: the reader's next POST on node 3 is 403 and logs it out; node 2 refuses its login",
               ban.returncode == 0 and status == 403 and "This account is suspended" in page
-              and "herald_session" not in on_three.cookies and status_login == 403
+              and "__Host-herald_session" not in on_three.cookies and status_login == 403
               and "This account is suspended" in login_page
               and "Posted after the ban" not in client(nodes[1]).request("GET", f"/articles/{moderated}")[2],
               f"ban {ban.returncode} {ban.stderr.strip()}; POST {status} {page[:200]!r}, "
-              f"session cookie {'kept' if 'herald_session' in on_three.cookies else 'expired'}; login {status_login}")
+              f"session cookie {'kept' if '__Host-herald_session' in on_three.cookies else 'expired'}; login {status_login}")
 
         # 5. SIGKILL one node under load: nothing acknowledged is lost, the balancer keeps serving.
         victim_pid = int(open(f"{work}/c/node2.pid").read())

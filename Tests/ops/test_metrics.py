@@ -132,9 +132,9 @@ def with_token(work):
         intent = anonymous.cookies.get("herald_intent")
         login = anonymous.request("POST", "/login", {"csrf_token": anonymous.token("/login"),
                                                      "username": "metricsreader", "password": PASSWORD})
-        # The same intent cookie at another login: refused (replayed).
+        # The same intent cookie at another login of the same browser (its id cookie too): refused (replayed).
         replay = server.client()
-        replay.cookies = {"herald_intent": intent}
+        replay.cookies = {"herald_intent": intent, "herald_csrf": anonymous.cookies.get("herald_csrf", "")}
         replayed = replay.request("POST", "/login", {"csrf_token": replay.token("/login"),
                                                      "username": "metricsreader", "password": PASSWORD})
         after = scrape(url)
