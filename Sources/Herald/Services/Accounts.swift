@@ -91,7 +91,8 @@ public final class Accounts: Sendable {
         case .matches(let user):
             let now = clock.now()
             try store.purgeExpiredSessions(
-                now: now, idleLimit: settings.sessionIdleSeconds, absoluteLimit: settings.sessionAbsoluteSeconds)
+                now: now, idleLimit: settings.sessionIdleSeconds, absoluteLimit: settings.sessionAbsoluteSeconds,
+                keepingFor: Self.recentSessionSeconds)
             return .loggedIn(user, sessionToken: try startSession(for: user, now: now))
         }
     }
@@ -145,6 +146,19 @@ public final class Accounts: Sendable {
         return try store.session(
             tokenHash: hash, now: clock.now(), idleLimit: settings.sessionIdleSeconds,
             absoluteLimit: settings.sessionAbsoluteSeconds, touchAfter: settings.sessionTouchSeconds)
+    }
+
+    /// How long a session that ended by expiry still says whose it was (`recentSessionOwner`):
+    /// an editor who wrote past their session's end is still known when they press Save.
+    public static let recentSessionSeconds = 24 * 3_600
+
+    /// The account whose session `token` is or was within the last 24 hours (live, or ended by
+    /// expiry); nil for an unknown token, a logged-out or suspended session, or a banned account.
+    public func recentSessionOwner(_ token: String) throws -> User? {
+        guard let hash = Self.tokenHash(token) else { return nil }
+        return try store.recentOwner(
+            tokenHash: hash, now: clock.now(), idleLimit: settings.sessionIdleSeconds,
+            absoluteLimit: settings.sessionAbsoluteSeconds, grace: Self.recentSessionSeconds)
     }
 
     public func logout(sessionToken: String) throws {

@@ -58,9 +58,51 @@ public final class AccountStore: Sendable {
 
     /// The session's user when the session exists and has not expired; touches it when
     /// the last touch is older than `touchAfter` seconds (so a busy reader is not a write per page).
+    /// An expired session is not deleted here: its row is kept (dead) until
+    /// `purgeExpiredSessions` removes it, so `recentOwner` can still say whose it was.
     public func session(
         tokenHash: [UInt8], now: Int, idleLimit: Int, absoluteLimit: Int, touchAfter: Int
     ) throws -> SessionState? {
+        guard let row = try sessionRow(tokenHash: tokenHash) else { return nil }
+        if row.isSuspended || row.user.isBanned {
+            try deleteSession(tokenHash: tokenHash)
+            return .suspended
+        }
+        guard now < row.expiresAt(idleLimit: idleLimit, absoluteLimit: absoluteLimit) else { return nil }
+        if now - row.lastSeenAt >= touchAfter {
+            try database.write { connection in
+                try connection.query(
+                    "UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?",
+                    [.integer(Int64(now)), .blob(tokenHash)])
+            }
+        }
+        return .active(row.user)
+    }
+
+    /// The account whose session this is, when the session is live or ended by expiry less than
+    /// `grace` seconds ago; nil for an unknown (or logged-out, or purged) token, a suspended
+    /// session, or a banned account. Reads only: nothing is touched or deleted.
+    public func recentOwner(
+        tokenHash: [UInt8], now: Int, idleLimit: Int, absoluteLimit: Int, grace: Int
+    ) throws -> User? {
+        guard let row = try sessionRow(tokenHash: tokenHash), !row.isSuspended, !row.user.isBanned else { return nil }
+        return now < row.expiresAt(idleLimit: idleLimit, absoluteLimit: absoluteLimit) + grace ? row.user : nil
+    }
+
+    /// A session as stored, with its account.
+    private struct SessionRow {
+        let user: User
+        let createdAt: Int
+        let lastSeenAt: Int
+        let isSuspended: Bool
+
+        /// When it ends by itself: idle too long, or too old, whichever comes first.
+        func expiresAt(idleLimit: Int, absoluteLimit: Int) -> Int {
+            min(lastSeenAt + idleLimit, createdAt + absoluteLimit)
+        }
+    }
+
+    private func sessionRow(tokenHash: [UInt8]) throws -> SessionRow? {
         let row = try database.withConnection { connection in
             try connection.query(
                 """
@@ -69,25 +111,11 @@ public final class AccountStore: Sendable {
                 """, [.blob(tokenHash)]
             ).first
         }
-        guard let row else { return nil }
-        let createdAt = row.int(User.columnCount)
-        let lastSeenAt = row.int(User.columnCount + 1)
-        if row.int(User.columnCount + 2) != 0 || User(row: row).isBanned {
-            try deleteSession(tokenHash: tokenHash)
-            return .suspended
+        return row.map {
+            SessionRow(
+                user: User(row: $0), createdAt: $0.int(User.columnCount), lastSeenAt: $0.int(User.columnCount + 1),
+                isSuspended: $0.int(User.columnCount + 2) != 0)
         }
-        guard now - lastSeenAt < idleLimit, now - createdAt < absoluteLimit else {
-            try deleteSession(tokenHash: tokenHash)
-            return nil
-        }
-        if now - lastSeenAt >= touchAfter {
-            try database.write { connection in
-                try connection.query(
-                    "UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?",
-                    [.integer(Int64(now)), .blob(tokenHash)])
-            }
-        }
-        return .active(User(row: row))
     }
 
     public func deleteSession(tokenHash: [UInt8]) throws {
@@ -96,13 +124,16 @@ public final class AccountStore: Sendable {
         }
     }
 
-    /// Removes every expired session; returns how many.
+    /// Removes every session that expired more than `keepingFor` seconds ago (until then its row
+    /// says whose it was: `recentOwner`); returns how many.
     @discardableResult
-    public func purgeExpiredSessions(now: Int, idleLimit: Int, absoluteLimit: Int) throws -> Int {
+    public func purgeExpiredSessions(now: Int, idleLimit: Int, absoluteLimit: Int, keepingFor grace: Int) throws
+        -> Int
+    {
         try database.write { connection in
             try connection.query(
                 "DELETE FROM sessions WHERE last_seen_at <= ? OR created_at <= ?",
-                [.integer(Int64(now - idleLimit)), .integer(Int64(now - absoluteLimit))])
+                [.integer(Int64(now - idleLimit - grace)), .integer(Int64(now - absoluteLimit - grace))])
             return connection.changes
         }
     }
