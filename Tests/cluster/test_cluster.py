@@ -326,13 +326,22 @@ def main():
               status == 303 and STATE.search(page).group(1) == "draft" and statuses == [404, 404, 404],
               f"POST {status} {location}, state {STATE.findall(page)}, reader statuses {statuses}")
 
-        # 4c. A save made after the session ended, across nodes: the edit form was rendered on node 1 while
-        # the session was valid; another copy of the browser logs out (the session is deleted); the save
-        # (100,000 characters and an image) is sent to node 2, the login made on node 3.
+        # 4c. A save made after the session expired, across nodes: the edit form was rendered on node 1
+        # while the session was valid; the session then expires (its last use moved 14 days and an hour
+        # back in the shared database: idle for longer than the 14-day limit, ended an hour ago); the
+        # save (100,000 characters and an image) is sent to node 2, the login made on node 3. Files are
+        # parked only for a browser whose session belonged to an editor within the last day (SPEC).
         form_token = editor.token(draft_path)
         expired = client(nodes[1])
         expired.cookies = dict(editor.cookies)
-        editor.request("POST", "/logout", {"csrf_token": editor.token("/")})
+        aged = subprocess.run(
+            ["psql", DATABASE, "-q", "-c",
+             "UPDATE sessions SET last_seen_at = last_seen_at - (14 * 86400 + 3600), "
+             "created_at = created_at - (14 * 86400 + 3600) "
+             "WHERE user_id = (SELECT id FROM users WHERE username = 'editor1')"],
+            capture_output=True, text=True, timeout=60)
+        if aged.returncode != 0:
+            raise RuntimeError(f"could not age the editor's session: {aged.stderr}")
         probe = client(nodes[2])
         probe.cookies = dict(expired.cookies)
         probe_status, probe_location, _ = probe.request("GET", "/editor")
@@ -353,9 +362,12 @@ def main():
         login_page = on_three.request("GET", "/login")[2]
         status, location, _ = on_three.request("POST", "/login", {"csrf_token": TOKEN.search(login_page).group(1),
                                                                   "username": "editor1", "password": PASSWORD})
+        # The login page says what will be done without naming the draft (SPEC third wave).
         check("node 3 performs it at login and returns to the edit page",
-              "Embargoed budget plans" in login_page and status == 303 and location == draft_path,
-              f"login page names it: {'Embargoed budget plans' in login_page}; POST /login {status} {location}")
+              "save your changes to an article" in login_page and "Embargoed budget plans" not in login_page
+              and status == 303 and location == draft_path,
+              f"login page describes it generically: {'save your changes to an article' in login_page}, "
+              f"names the draft: {'Embargoed budget plans' in login_page}; POST /login {status} {location}")
         on_one = move(on_three, nodes[0])
         page = on_one.request("GET", draft_path)[2]
         flash = FLASH.search(page)
