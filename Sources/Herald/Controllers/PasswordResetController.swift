@@ -52,15 +52,18 @@ struct PasswordResetController: Sendable {
     private func resetPage(_ request: Request, _ context: RequestContext) throws -> Response {
         let token = request.parameters["token"] ?? ""
         guard try accounts.isLiveResetLink(token) else { throw Self.noSuchLink }
-        return try resetForm(token, context)
+        return try resetForm(token, request, context)
     }
 
-    private func resetForm(_ token: String, _ context: RequestContext, errors: [String] = [], status: HTTPStatus = .ok)
-        throws -> Response
-    {
+    private func resetForm(
+        _ token: String, _ request: Request, _ context: RequestContext, errors: [String] = [], status: HTTPStatus = .ok
+    ) throws -> Response {
+        // What the reset will also do, when an action begun in this browser waits for a login.
+        let pending = try afterLogin.pendingDescription(request, context)
         let model: [String: MustacheValue] = [
             "action": .string("/password/reset/" + token), "errors": .list(errors.map(MustacheValue.string)),
             "has_errors": .bool(!errors.isEmpty),
+            "pending": pending.map { .dictionary(MustacheDictionary(["text": .string($0)])) } ?? .null,
         ]
         return try views.page("reset", title: "Choose a new password", model: model, context: context, status: status)
     }
@@ -72,7 +75,7 @@ struct PasswordResetController: Sendable {
             context.nextFlash = "Your password is changed, and you are logged in."
             return try afterLogin.complete(request, &context, user: user, sessionToken: sessionToken, next: nil)
         case .invalid(let problems):
-            return try resetForm(token, context, errors: problems, status: .unprocessableContent)
+            return try resetForm(token, request, context, errors: problems, status: .unprocessableContent)
         case .noSuchLink:
             throw Self.noSuchLink
         case .suspended:
