@@ -8,7 +8,9 @@ import Testing
 /// SPEC "Roles and the command line" (the user commands) and "Accounts": the life of an account
 /// after registration (issue #16).
 @Suite struct AccountLifecycleTests {
-    private func form(_ client: any HTTPTestClient, _ path: String, on page: String = "/account", _ fields: [(String, String)])
+    private func form(
+        _ client: any HTTPTestClient, _ path: String, on page: String = "/account", _ fields: [(String, String)]
+    )
         throws -> TestResponse
     {
         let token = try client.formToken(on: page)
@@ -347,31 +349,40 @@ import Testing
     }
 }
 
-/// The role check pages and POSTs use (SPEC: 403 to a reader who lacks the role, 303 to
+/// The guard a route group of pages uses (SPEC: 403 to a reader who lacks the role, 303 to
 /// `/login?next=…` to someone logged out).
-@Suite struct PageAccessTests {
+@Suite struct RouteGuardTests {
     @Test func aPageThatNeedsARole() throws {
         let request = Request(method: .get, target: "/editor?page=2", headers: HTTPHeaders())
         var context = RequestContext()
-        guard case .loginFirst(let redirect) = try PageAccess.check(request, context, role: .editor) else {
-            Issue.record("someone logged out was let in")
-            return
-        }
+        let redirect = try #require(try RouteGuards.editors(request, &context), "someone logged out was let in")
         #expect(redirect.status == .seeOther)
         #expect(redirect.headers["Location"] == "/login?next=" + PercentEncoding.encode("/editor?page=2"))
 
         context.user = User(id: 1, username: "reader")
-        do {
-            _ = try PageAccess.check(request, context, role: .editor)
-            Issue.record("a reader without the role was let in")
-        } catch {
-            #expect(error.status == .forbidden)
+        #expect(throws: HTTPError.self, "a reader without the role was let in") {
+            _ = try RouteGuards.editors(request, &context)
         }
         context.user = User(id: 1, username: "boss", roles: .admin)
-        guard case .allowed(let user) = try PageAccess.check(request, context, role: .editor) else {
-            Issue.record("an admin was refused")
-            return
+        #expect(try RouteGuards.editors(request, &context) == nil, "an admin was refused")
+        context.user = User(id: 2, username: "plain")
+        #expect(try RouteGuards.readers(request, &context) == nil, "any account is a reader")
+    }
+
+    /// A guarded group answers for every route in it, before the handler runs.
+    @Test func aGroupGuardsEveryRouteInIt() throws {
+        var router = Router<RequestContext>()
+        router.group("/desk", requires: RouteGuards.editors) { desk in
+            desk.get("") { _, _ in .text("the desk") }
+            desk.get("/:id") { _, _ in .text("an article") }
         }
-        #expect(user.username == "boss")
+        for target in ["/desk", "/desk/7"] {
+            var anonymous = RequestContext()
+            let request = Request(method: .get, target: target, headers: HTTPHeaders())
+            #expect(try router.dispatch(request, context: &anonymous).status == .seeOther, "\(target)")
+            var editor = RequestContext()
+            editor.user = User(id: 3, username: "ed", roles: .editor)
+            #expect(try router.dispatch(request, context: &editor).status == .ok, "\(target)")
+        }
     }
 }

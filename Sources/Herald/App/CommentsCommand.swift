@@ -29,7 +29,8 @@ enum CommentsCommand {
             case .noSuchComment:
                 HeraldMain.printError("herald comments: there is no comment \(id)")
                 return 1
-            case .noteTooLong:
+            case .noteTooLong, .notAllowed:
+                // The command line gives no note and always may moderate.
                 return 1
             }
             return 0

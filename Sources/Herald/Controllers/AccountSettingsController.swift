@@ -39,8 +39,10 @@ struct AccountSettingsController: Sendable {
     }
 
     func addRoutes(to router: inout Router<RequestContext>) {
-        router.get("/account") { request, context in try settings(request, context) }
-        router.get("/account/export") { request, context in try export(request, context) }
+        router.group("/account", requires: RouteGuards.readers) { account in
+            account.get("") { request, context in try settings(request, context) }
+            account.get("/export") { request, context in try export(request, context) }
+        }
     }
 
     struct EmailInput: ResumableInput {
@@ -93,11 +95,7 @@ struct AccountSettingsController: Sendable {
     }
 
     func settings(_ request: Request, _ context: RequestContext) throws -> Response {
-        let user: User
-        switch try PageAccess.check(request, context) {
-        case .allowed(let reader): user = reader
-        case .loginFirst(let redirect): return redirect
-        }
+        let user = try context.signedIn()
         return try page(user, context)
     }
 
@@ -114,7 +112,7 @@ struct AccountSettingsController: Sendable {
             "email": .string(email ?? account.email ?? ""),
             "has_email": .bool(account.email != nil),
             "roles": account.roles.names.isEmpty ? .null : .string(account.roles.names.joined(separator: ", ")),
-            "is_editor": .bool(account.roles.grants(.editor)),
+            "is_editor": .bool(Newsroom.mayWrite(account.user)),
         ]
         for (field, message) in errors { model["\(field)_error"] = .string(message) }
         return try views.page("account", title: "Your account", model: model, context: context, status: status)
@@ -176,11 +174,7 @@ struct AccountSettingsController: Sendable {
     }
 
     func export(_ request: Request, _ context: RequestContext) throws -> Response {
-        let user: User
-        switch try PageAccess.check(request, context) {
-        case .allowed(let reader): user = reader
-        case .loginFirst(let redirect): return redirect
-        }
+        let user = try context.signedIn()
         guard let json = try accounts.export(of: user) else {
             throw HTTPError(.notFound, "This account no longer exists.")
         }

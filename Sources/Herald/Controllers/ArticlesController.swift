@@ -88,7 +88,7 @@ struct ArticlesController: Sendable {
         guard let view = try pages.readerView(of: slug, for: context.user) else { throw ArticleRoutes.noSuchArticle }
         let copy = ArticlePageCopy(
             slug: slug, view: view, commentsPage: commentsPage,
-            moderating: context.user?.roles.grants(.moderator) == true)
+            moderating: Moderation.mayModerate(context.user))
         return try cache.response(for: copy, context: context) { context in
             guard let article = try view.article ?? pages.publishedArticle(slug) else {
                 throw ArticleRoutes.noSuchArticle

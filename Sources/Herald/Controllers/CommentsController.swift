@@ -13,7 +13,9 @@ struct CommentsController: Sendable {
     var resumableActions: [AnyResumableAction] { [.init(postAction), .init(deleteAction), .init(editAction)] }
 
     func addRoutes(to router: inout Router<RequestContext>) {
-        router.get("/comments/:id/edit") { request, context in try editForm(request, context) }
+        router.group("/comments", requires: RouteGuards.readers) { comments in
+            comments.get("/:id/edit") { request, context in try editForm(request, context) }
+        }
     }
 
     /// A comment or a reply as posted: its article, its text, and the comment it answers.
@@ -188,14 +190,11 @@ struct CommentsController: Sendable {
     // MARK: Editing
 
     func editForm(_ request: Request, _ context: RequestContext) throws -> Response {
-        switch try PageAccess.check(request, context) {
-        case .loginFirst(let redirect): return redirect
-        case .allowed(let user):
-            switch try comments.editable(request.require("id", as: Int.self, notFound: Self.noSuchComment), by: user.id)
-            {
-            case .editable(let comment): return try editPage(comment, draft: comment.body, context: context)
-            case .refused(let refusal): throw Self.error(for: refusal)
-            }
+        let user = try context.signedIn()
+        let id = try request.require("id", as: Int.self, notFound: Self.noSuchComment)
+        switch try comments.editable(id, by: user.id) {
+        case .editable(let comment): return try editPage(comment, draft: comment.body, context: context)
+        case .refused(let refusal): throw Self.error(for: refusal)
         }
     }
 

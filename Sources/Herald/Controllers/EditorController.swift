@@ -17,9 +17,11 @@ struct EditorController: Sendable {
     var resumableActions: [AnyResumableAction] { [.init(createAction), .init(saveAction)] }
 
     func addRoutes(to router: inout Router<RequestContext>) {
-        router.get("/editor") { request, context in try desk(request, context) }
-        router.get("/editor/articles/new") { request, context in try newArticle(request, context) }
-        router.get("/editor/articles/:id") { request, context in try edit(request, context) }
+        router.group("/editor", requires: RouteGuards.editors) { editor in
+            editor.get("") { request, context in try desk(request, context) }
+            editor.get("/articles/new") { request, context in try newArticle(request, context) }
+            editor.get("/articles/:id") { request, context in try edit(request, context) }
+        }
     }
 
     /// An article form as sent: the article it saves (nil: a new one), its fields, and the button.
@@ -39,8 +41,7 @@ struct EditorController: Sendable {
         }
     }
 
-    static let editorsOnly = RoleRequirement(
-        role: .editor, refusal: "Only the site's editors can write articles. Your account is not one.")
+    static let editorsOnly = RoleRequirement(role: .editor, refusal: Newsroom.editorsOnly)
 
     var createAction: ResumableAction<ArticleForm> {
         ResumableAction(
@@ -61,7 +62,7 @@ struct EditorController: Sendable {
             name: .saveArticle, path: "/editor/articles/:id", maxBodyBytes: Self.maximumBodyBytes,
             role: Self.editorsOnly, describe: { _ in "save your changes to an article" },
             returnPath: { input in input.id.map(Self.editPath) ?? "/editor" },
-            perform: { input, _, context, _ in try save(input, &context) },
+            perform: { input, user, context, _ in try save(input, by: user, &context) },
             typedText: Self.typedText, formAgain: formAgain)
     }
 
@@ -82,9 +83,8 @@ struct EditorController: Sendable {
     // MARK: Pages
 
     func desk(_ request: Request, _ context: RequestContext) throws -> Response {
-        if let redirect = try Self.loginFirst(request, context) { return redirect }
         let number = try ArticlesController.pageNumber(request.query["page"])
-        let (articles, hasOlder) = try newsroom.desk(page: number)
+        let (articles, hasOlder) = try Self.allowed(newsroom.desk(page: number, by: context.signedIn()))
         if articles.isEmpty && number > 1 {
             throw HTTPError(.notFound, "There is no page \(number) of the desk.")
         }
@@ -99,22 +99,22 @@ struct EditorController: Sendable {
     }
 
     func newArticle(_ request: Request, _ context: RequestContext) throws -> Response {
-        if let redirect = try Self.loginFirst(request, context) { return redirect }
-        return try form(ArticleSubmission(), article: nil, context: context)
+        try form(ArticleSubmission(), article: nil, context: context)
     }
 
     func edit(_ request: Request, _ context: RequestContext) throws -> Response {
-        if let redirect = try Self.loginFirst(request, context) { return redirect }
         let id = try request.require("id", as: Int.self, notFound: Self.noSuchArticle)
-        guard let article = try newsroom.article(id: id) else { throw Self.noSuchArticle }
+        guard let article = try Self.allowed(newsroom.article(id: id, by: context.signedIn())) else {
+            throw Self.noSuchArticle
+        }
         return try form(ArticleSubmission(article), article: article, context: context)
     }
 
-    /// The way to the login page for someone logged out; nil for an editor; 403 for anyone else.
-    private static func loginFirst(_ request: Request, _ context: RequestContext) throws -> Response? {
-        switch try PageAccess.check(request, context, role: .editor) {
-        case .allowed: nil
-        case .loginFirst(let redirect): redirect
+    /// A service's answer for an editor's page: its value, or 403 with the service's reason.
+    private static func allowed<Value>(_ answer: Permitted<Value>) throws -> Value {
+        switch answer {
+        case .allowed(let value): return value
+        case .notAllowed(let reason): throw HTTPError(.forbidden, reason)
         }
     }
 
@@ -130,15 +130,17 @@ struct EditorController: Sendable {
             newsroom.create(input.submission, action: action, by: editor), input.submission, nil, &context)
     }
 
-    func save(_ input: ArticleForm, _ context: inout RequestContext) throws -> Response {
-        guard let id = input.id, let current = try newsroom.article(id: id) else { throw Self.noSuchArticle }
+    func save(_ input: ArticleForm, by editor: User, _ context: inout RequestContext) throws -> Response {
+        guard let id = input.id, let current = try Self.allowed(newsroom.article(id: id, by: editor)) else {
+            throw Self.noSuchArticle
+        }
         guard let action = input.button else {
             return try form(
                 input.submission, article: current, context: context,
                 errors: [.action: "Choose Save, Publish or Unpublish."], status: .unprocessableContent)
         }
         return try answer(
-            newsroom.update(id: id, input.submission, action: action), input.submission, current, &context)
+            newsroom.update(id: id, input.submission, action: action, by: editor), input.submission, current, &context)
     }
 
     private func answer(
@@ -154,6 +156,8 @@ struct EditorController: Sendable {
                 submission, article: current, context: context, errors: problems, status: .unprocessableContent)
         case .noSuchArticle:
             throw Self.noSuchArticle
+        case .notAllowed(let reason):
+            throw HTTPError(.forbidden, reason)
         }
     }
 
@@ -245,7 +249,7 @@ struct EditorController: Sendable {
                 input.submission, article: nil, context: shown, status: .unprocessableContent,
                 formAction: input.id.map(Self.editPath) ?? "/editor/articles")
         case .waitedTooLong, .retypePassword:
-            guard context.user?.roles.grants(.editor) == true else {
+            guard let editor = context.user, Newsroom.mayWrite(editor) else {
                 return views.returnedText(
                     Self.editorsOnly.refusal + " Nothing was saved; here is what you wrote, to copy.",
                     status: .forbidden, title: "Not saved",
@@ -255,7 +259,7 @@ struct EditorController: Sendable {
             shown.flash =
                 "Your article has not been saved yet — it waited too long while you logged in. Here it is: press Save again."
                 + chooseAgain
-            let current = try input.id.flatMap { try newsroom.article(id: $0) }
+            let current = try input.id.flatMap { id in try Self.allowed(newsroom.article(id: id, by: editor)) }
             return try form(input.submission, article: current, context: shown)
         }
     }

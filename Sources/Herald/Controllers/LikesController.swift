@@ -12,7 +12,9 @@ struct LikesController: Sendable {
     var resumableActions: [AnyResumableAction] { [.init(action(liked: true)), .init(action(liked: false))] }
 
     func addRoutes(to router: inout Router<RequestContext>) {
-        router.get("/me/likes") { request, context in try likedArticles(request, context) }
+        router.group("/me", requires: RouteGuards.readers) { me in
+            me.get("/likes") { request, context in try likedArticles(request, context) }
+        }
     }
 
     /// The article a like names.
@@ -60,7 +62,7 @@ struct LikesController: Sendable {
     }
 
     func likedArticles(_ request: Request, _ context: RequestContext) throws -> Response {
-        guard let user = context.user else { return .redirect(to: "/login?next=/me/likes") }
+        let user = try context.signedIn()
         let liked = try likes.liked(by: user.id)
         let model: [String: MustacheValue] = [
             "articles": .list(liked.map { .object(ArticleSummaryView(article: $0)) }),

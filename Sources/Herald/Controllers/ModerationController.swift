@@ -42,11 +42,12 @@ struct ModerationController: Sendable {
     }
 
     func addRoutes(to router: inout Router<RequestContext>) {
-        router.get("/moderation") { request, context in try queue(request, context) }
+        router.group("/moderation", requires: RouteGuards.moderators) { moderation in
+            moderation.get("") { request, context in try queue(request, context) }
+        }
     }
 
-    static let moderatorsOnly = RoleRequirement(
-        role: .moderator, refusal: "Only the site's moderators can do this. Your account is not one.")
+    static let moderatorsOnly = RoleRequirement(role: .moderator, refusal: Moderation.moderatorsOnly)
 
     struct ReportInput: ResumableInput {
         static let keptFields = ["reason"]
@@ -174,6 +175,8 @@ struct ModerationController: Sendable {
             throw Self.noSuchComment
         case .noteTooLong:
             throw Self.noteTooLong
+        case .notAllowed(let reason):
+            throw HTTPError(.forbidden, reason)
         }
     }
 
@@ -182,6 +185,7 @@ struct ModerationController: Sendable {
         case .dismissed: context.nextFlash = "The reports are dismissed."
         case .noneOpen: context.nextFlash = "That comment had no open reports."
         case .noteTooLong: throw Self.noteTooLong
+        case .notAllowed(let reason): throw HTTPError(.forbidden, reason)
         }
         return .redirect(to: "/moderation")
     }
@@ -209,6 +213,8 @@ struct ModerationController: Sendable {
             throw HTTPError(.unprocessableContent, "You cannot ban yourself.")
         case .noteTooLong:
             throw Self.noteTooLong
+        case .notAllowed(let reason):
+            throw HTTPError(.forbidden, reason)
         }
         return .redirect(to: input.back ?? "/moderation")
     }
@@ -219,12 +225,12 @@ struct ModerationController: Sendable {
     // MARK: The queue
 
     func queue(_ request: Request, _ context: RequestContext) throws -> Response {
-        switch try PageAccess.check(request, context, role: .moderator) {
-        case .allowed: break
-        case .loginFirst(let redirect): return redirect
-        }
         let number = try ArticlesController.pageNumber(request.query["page"])
-        let (reported, hasMore) = try moderation.queue(page: number)
+        let (reported, hasMore, actions): ([ReportedComment], Bool, [ModerationAction])
+        switch try moderation.queue(page: number, by: .moderator(context.signedIn())) {
+        case .allowed(let queue): (reported, hasMore, actions) = queue
+        case .notAllowed(let reason): throw HTTPError(.forbidden, reason)
+        }
         if reported.isEmpty && number > 1 {
             throw HTTPError(.notFound, "There is no page \(number) of reports.")
         }
@@ -233,7 +239,7 @@ struct ModerationController: Sendable {
             "has_reports": .bool(!reported.isEmpty),
             "newer_url": number > 1 ? .string(number == 2 ? "/moderation" : "/moderation?page=\(number - 1)") : .null,
             "older_url": hasMore ? .string("/moderation?page=\(number + 1)") : .null,
-            "actions": .list(try moderation.recentActions().map { .object(ModerationActionView(action: $0)) }),
+            "actions": .list(actions.map { .object(ModerationActionView(action: $0)) }),
         ]
         return try views.page("moderation", title: "Moderation", model: model, context: context)
     }

@@ -7,15 +7,13 @@ struct RepliesController: Sendable {
     let views: Views
 
     func addRoutes(to router: inout Router<RequestContext>) {
-        router.get("/me/replies") { request, context in try replies(request, context) }
+        router.group("/me", requires: RouteGuards.readers) { me in
+            me.get("/replies") { request, context in try replies(request, context) }
+        }
     }
 
     func replies(_ request: Request, _ context: RequestContext) throws -> Response {
-        let reader: User
-        switch try PageAccess.check(request, context) {
-        case .allowed(let user): reader = user
-        case .loginFirst(let redirect): return redirect
-        }
+        let reader = try context.signedIn()
         let number = try ArticlesController.pageNumber(request.query["page"])
         guard let (replies, hasMore) = try comments.replies(to: reader, page: number) else {
             throw HTTPError(.notFound, "There is no page \(number) of your replies.")

@@ -68,7 +68,8 @@ extension Accounts {
     /// Sets the new password through a live link, ends every session of the account and
     /// logs the reader in.
     public func resetPassword(token: String, to new: String) throws -> Reset {
-        guard let hash = Self.tokenHash(token), let holder = try store.passwordResetUser(tokenHash: hash, now: clock.now())
+        guard let hash = Self.tokenHash(token),
+            let holder = try store.passwordResetUser(tokenHash: hash, now: clock.now())
         else { return .noSuchLink }
         // A banned account keeps its password and its link: a reset must not be a way back in.
         if try store.account(id: holder)?.user.isBanned == true { return .suspended }

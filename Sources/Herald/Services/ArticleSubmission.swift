@@ -25,7 +25,9 @@ struct ArticleSubmission: Sendable, Equatable {
     }
 
     /// The text fields a resumable save keeps (the image travels as the parked form's file).
-    static let textFields: [Field] = [.title, .summary, .section, .byline, .body, .imageAlt, .publishAt, .removeImage, .action]
+    static let textFields: [Field] = [
+        .title, .summary, .section, .byline, .body, .imageAlt, .publishAt, .removeImage, .action,
+    ]
 
     /// The form as sent: each field read by its name in `Field` (absent: empty), and the
     /// uploaded image's bytes.

@@ -128,6 +128,12 @@ final class Comments: Sendable {
         case refused(EditOutcome)
     }
 
+    /// Whether `user` may edit `comment` at `now`: its author, within the edit window, while a
+    /// moderator has not hidden it. Pages ask this before offering the Edit link.
+    static func mayEdit(_ comment: Comment, by user: User?, now: Int) -> Bool {
+        comment.userID == user?.id && !comment.isHidden && now - comment.createdAt <= editWindowSeconds
+    }
+
     /// The comment when `userID` may edit it now, or why not.
     func editable(_ id: Int, by userID: Int) throws -> Editability {
         guard id > 0, let comment = try comments.comment(id: id) else { return .refused(.noSuchComment) }
@@ -160,10 +166,11 @@ final class Comments: Sendable {
             ReplyToReader(
                 reply: reply, path: Self.path(of: reply.comment.id, slug: reply.articleSlug, page: reply.commentsPage))
         }
-        if reader.unreadReplies > 0 || replies.contains(where: \.isUnread) { try comments.markRepliesRead(of: reader.id) }
+        if reader.unreadReplies > 0 || replies.contains(where: \.isUnread) {
+            try comments.markRepliesRead(of: reader.id)
+        }
         return (located, hasMore)
     }
-
 
     /// Where a comment is read: its article's page of comments that holds it, at its anchor.
     static func path(of id: Int, slug: String, page: Int) -> String {

@@ -22,7 +22,8 @@ final class Moderation: Sendable {
         }
     }
 
-    /// Who acts: a moderator through the site, or the operator on the command line.
+    /// Who acts: an account through the site (checked here to be a moderator), or the operator on
+    /// the command line.
     enum Actor: Sendable {
         case moderator(User)
         case commandLine
@@ -33,6 +34,22 @@ final class Moderation: Sendable {
             case .commandLine: "cli"
             }
         }
+
+        /// Whether it may moderate: the command line always; an account when it holds the role now.
+        var mayModerate: Bool {
+            switch self {
+            case .moderator(let user): Moderation.mayModerate(user)
+            case .commandLine: true
+            }
+        }
+    }
+
+    static let moderatorsOnly = "Only the site's moderators can do this. Your account is not one."
+
+    /// Whether `user` moderates (admins are moderators too): what pages ask before offering a
+    /// moderator's forms.
+    static func mayModerate(_ user: User?) -> Bool {
+        user?.roles.grants(.moderator) == true
     }
 
     enum ReportOutcome: Sendable, Equatable {
@@ -51,6 +68,7 @@ final class Moderation: Sendable {
         case unchanged(articleSlug: String)
         case noSuchComment
         case noteTooLong
+        case notAllowed(String)
     }
 
     enum BanOutcome: Sendable, Equatable {
@@ -62,6 +80,7 @@ final class Moderation: Sendable {
         case cannotBanAdmin
         case cannotBanSelf
         case noteTooLong
+        case notAllowed(String)
     }
 
     private let store: ModerationStore
@@ -100,8 +119,10 @@ final class Moderation: Sendable {
     }
 
     func setHidden(commentID: Int, hidden: Bool, note: String, by actor: Actor) throws -> CommentOutcome {
+        guard actor.mayModerate else { return .notAllowed(Self.moderatorsOnly) }
         guard let note = Self.checkedNote(note) else { return .noteTooLong }
-        switch try store.setHidden(commentID: commentID, hidden: hidden, actor: actor.name, note: note, now: clock.now())
+        switch try store.setHidden(
+            commentID: commentID, hidden: hidden, actor: actor.name, note: note, now: clock.now())
         {
         case .changed(let slug): return .changed(articleSlug: slug)
         case .unchanged(let slug): return .unchanged(articleSlug: slug)
@@ -114,10 +135,12 @@ final class Moderation: Sendable {
         /// The comment had no open reports (or does not exist): nothing changed.
         case noneOpen
         case noteTooLong
+        case notAllowed(String)
     }
 
     /// Closes the comment's open reports. A note too long is refused, as for hiding.
     func dismissReports(commentID: Int, note: String, by actor: Actor) throws -> DismissOutcome {
+        guard actor.mayModerate else { return .notAllowed(Self.moderatorsOnly) }
         guard let note = Self.checkedNote(note) else { return .noteTooLong }
         let closed = try store.dismissReports(commentID: commentID, actor: actor.name, note: note, now: clock.now())
         return closed == nil ? .noneOpen : .dismissed
@@ -126,6 +149,7 @@ final class Moderation: Sendable {
     func setBanned(_ username: String, banned: Bool, hideComments: Bool, note: String, by actor: Actor) throws
         -> BanOutcome
     {
+        guard actor.mayModerate else { return .notAllowed(Self.moderatorsOnly) }
         guard let note = Self.checkedNote(note) else { return .noteTooLong }
         guard username.utf8.count <= 64, let account = try accounts.account(named: username) else { return .noSuchUser }
         if banned, case .moderator(let moderator) = actor {
@@ -141,12 +165,13 @@ final class Moderation: Sendable {
         }
     }
 
-    func queue(page: Int) throws -> (comments: [ReportedComment], hasMore: Bool) {
-        try store.openReports(page: page, size: Self.queuePageSize)
-    }
-
-    func recentActions() throws -> [ModerationAction] {
-        try store.recentActions(limit: Self.recentActionCount)
+    /// The open reports, most reported first, and the record of recent actions, for a moderator.
+    func queue(page: Int, by actor: Actor) throws
+        -> Permitted<(comments: [ReportedComment], hasMore: Bool, actions: [ModerationAction])>
+    {
+        guard actor.mayModerate else { return .notAllowed(Self.moderatorsOnly) }
+        let (comments, hasMore) = try store.openReports(page: page, size: Self.queuePageSize)
+        return .allowed((comments, hasMore, try store.recentActions(limit: Self.recentActionCount)))
     }
 
     /// One line, at most `maximumNoteCharacters`; nil when longer.

@@ -23,6 +23,15 @@ final class Newsroom: Sendable {
         /// Nothing stored: a message for each field that must change.
         case invalid([ArticleSubmission.Field: String])
         case noSuchArticle
+        /// The acting account is not an editor.
+        case notAllowed(String)
+    }
+
+    static let editorsOnly = "Only the site's editors can write articles. Your account is not one."
+
+    /// Whether `user` may use the newsroom (the desk, drafts, writing and publishing).
+    static func mayWrite(_ user: User?) -> Bool {
+        user?.roles.grants(.editor) == true
     }
 
     private let articles: ArticleStore
@@ -35,12 +44,16 @@ final class Newsroom: Sendable {
 
     var now: Int { clock.now() }
 
-    func desk(page number: Int) throws -> (articles: [ArticleStore.DeskEntry], hasOlder: Bool) {
-        try articles.deskPage(number, size: Self.deskPageSize)
+    func desk(page number: Int, by user: User) throws -> Permitted<(articles: [ArticleStore.DeskEntry], hasOlder: Bool)>
+    {
+        guard Self.mayWrite(user) else { return .notAllowed(Self.editorsOnly) }
+        return .allowed(try articles.deskPage(number, size: Self.deskPageSize))
     }
 
-    func article(id: Int) throws -> Article? {
-        try articles.article(id: id)
+    /// Article `id` in any state (drafts included), for an editor.
+    func article(id: Int, by user: User) throws -> Permitted<Article?> {
+        guard Self.mayWrite(user) else { return .notAllowed(Self.editorsOnly) }
+        return .allowed(try articles.article(id: id))
     }
 
     /// The body as readers will see it.
@@ -50,6 +63,7 @@ final class Newsroom: Sendable {
 
     /// A new article by `author`; `unpublish` is not a way to start one.
     func create(_ submission: ArticleSubmission, action: Action, by author: User) throws -> Outcome {
+        guard Self.mayWrite(author) else { return .notAllowed(Self.editorsOnly) }
         let checked = check(submission, keeping: nil, defaultAuthor: author.username)
         guard case .success(let fields) = checked else { return .invalid(checked.problems) }
         let now = clock.now()
@@ -64,7 +78,8 @@ final class Newsroom: Sendable {
     /// - `publish` makes it public now, or scheduled when `publish_at` is in the future;
     /// - `unpublish` makes it a draft again: readers get 404, likes and comments are kept.
     /// An article edited while published records the time, shown as "Updated".
-    func update(id: Int, _ submission: ArticleSubmission, action: Action) throws -> Outcome {
+    func update(id: Int, _ submission: ArticleSubmission, action: Action, by editor: User) throws -> Outcome {
+        guard Self.mayWrite(editor) else { return .notAllowed(Self.editorsOnly) }
         guard let current = try articles.article(id: id) else { return .noSuchArticle }
         let checked = check(submission, keeping: current.image, defaultAuthor: current.author)
         guard case .success(let fields) = checked else { return .invalid(checked.problems) }

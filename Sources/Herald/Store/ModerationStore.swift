@@ -161,13 +161,16 @@ final class ModerationStore: Sendable {
 
     /// Bans or unbans `userID`. A ban ends every session of the account and, with `hideComments`,
     /// hides all its comments, fixing every count, in the same transaction.
-    func setBanned(userID: Int, username: String, banned: Bool, hideComments: Bool, actor: String, note: String, now: Int)
+    func setBanned(
+        userID: Int, username: String, banned: Bool, hideComments: Bool, actor: String, note: String, now: Int
+    )
         throws -> BanChange
     {
         try database.write { connection in
             let id = SQLValue.integer(Int64(userID))
             try connection.query(
-                "UPDATE users SET banned = ? WHERE id = ? AND banned = ?", [.integer(banned ? 1 : 0), id, .integer(banned ? 0 : 1)])
+                "UPDATE users SET banned = ? WHERE id = ? AND banned = ?",
+                [.integer(banned ? 1 : 0), id, .integer(banned ? 0 : 1)])
             let changed = connection.changes > 0
             var hiddenCount = 0
             if banned {
@@ -182,7 +185,8 @@ final class ModerationStore: Sendable {
                     try connection.query("UPDATE comments SET hidden = 1 WHERE user_id = ? AND hidden = 0", [id])
                     hiddenCount = connection.changes
                     let repliedTo = try connection.query(
-                        "SELECT DISTINCT reply_to_user FROM comments WHERE user_id = ? AND reply_to_user IS NOT NULL", [id]
+                        "SELECT DISTINCT reply_to_user FROM comments WHERE user_id = ? AND reply_to_user IS NOT NULL",
+                        [id]
                     ).map { $0.int(0) }
                     try CommentStore.recountUnreadReplies(of: repliedTo, connection)
                     try connection.query(
@@ -195,7 +199,8 @@ final class ModerationStore: Sendable {
             guard changed || hiddenCount > 0 else { return .unchanged }
             var recorded = note
             if hiddenCount > 0 {
-                recorded += (recorded.isEmpty ? "" : " — ") + "\(hiddenCount) comment\(hiddenCount == 1 ? "" : "s") hidden"
+                recorded +=
+                    (recorded.isEmpty ? "" : " — ") + "\(hiddenCount) comment\(hiddenCount == 1 ? "" : "s") hidden"
             }
             try Self.record(
                 actor: actor, action: banned ? "ban" : "unban", target: "user \(username)", note: recorded, now: now,
@@ -210,7 +215,10 @@ final class ModerationStore: Sendable {
             try connection.query(
                 "SELECT actor, action, target, note, at FROM moderation_actions ORDER BY id DESC LIMIT ?",
                 [.integer(Int64(limit))])
-        }.map { ModerationAction(actor: $0.string(0), action: $0.string(1), target: $0.string(2), note: $0.string(3), at: $0.int(4)) }
+        }.map {
+            ModerationAction(
+                actor: $0.string(0), action: $0.string(1), target: $0.string(2), note: $0.string(3), at: $0.int(4))
+        }
     }
 
     private static func record(

@@ -25,7 +25,9 @@ public final class ProfileStore: Sendable {
     }
 
     /// One page of the account's comments, newest first, plus whether an older page exists.
-    public func comments(userID: Int, page: Int, size: Int, now: Int) throws -> (comments: [ProfileComment], hasOlder: Bool) {
+    public func comments(userID: Int, page: Int, size: Int, now: Int) throws -> (
+        comments: [ProfileComment], hasOlder: Bool
+    ) {
         let rows = try database.withConnection { connection in
             try connection.query(
                 """

@@ -185,8 +185,10 @@ final class SearchStore: Sendable {
     }
 
     static func asciiLowercased(_ word: String) -> String {
-        String(String.UnicodeScalarView(word.unicodeScalars.map { scalar in
-            (65...90).contains(scalar.value) ? Unicode.Scalar(scalar.value + 32) ?? scalar : scalar
-        }))
+        String(
+            String.UnicodeScalarView(
+                word.unicodeScalars.map { scalar in
+                    (65...90).contains(scalar.value) ? Unicode.Scalar(scalar.value + 32) ?? scalar : scalar
+                }))
     }
 }

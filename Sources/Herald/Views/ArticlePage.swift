@@ -80,7 +80,7 @@ struct CommentView: MustacheObject {
 
     private var comment: Comment? { node.comment }
     private var isMine: Bool { comment.map { viewer?.id == $0.userID } ?? false }
-    private var isModerator: Bool { viewer?.roles.grants(.moderator) == true }
+    private var isModerator: Bool { Moderation.mayModerate(viewer) }
     private var isHidden: Bool { comment?.isHidden ?? false }
 
     func value(forKey key: String) -> MustacheValue? {
@@ -102,9 +102,7 @@ struct CommentView: MustacheObject {
             guard let comment, !isHidden || isModerator else { return .list([]) }
             return .list(Paragraphs.split(comment.body).map(MustacheValue.string))
         case "is_mine": return .bool(isMine)
-        case "can_edit":
-            guard let comment, isMine, !isHidden else { return .bool(false) }
-            return .bool(now - comment.createdAt <= Comments.editWindowSeconds)
+        case "can_edit": return .bool(comment.map { Comments.mayEdit($0, by: viewer, now: now) } ?? false)
         case "edit_url": return .string(CommentsController.editPath(id))
         case "delete_action": return .string("/comments/\(id)/delete")
         case "can_reply": return .bool(comment != nil && !isHidden)
