@@ -7,6 +7,9 @@ struct AccountSettingsController: Sendable {
     let accounts: Accounts
     let views: Views
     let hashingPool: WorkerPool
+    /// Mails the confirmation link and the notices of an email change; nil without
+    /// `HERALD_SMTP_URL`, and then a new address cannot be confirmed, so it is refused.
+    let emailMail: EmailChangeMail?
 
     var resumableActions: [ResumableAction] {
         [
@@ -31,7 +34,7 @@ struct AccountSettingsController: Sendable {
         router.get("/account") { request, context in try settings(request, context) }
         router.get("/account/export") { request, context in try export(request, context) }
         for (path, name, pool) in [
-            ("/account/email", ResumableActionName.changeEmail, nil),
+            ("/account/email", ResumableActionName.changeEmail, hashingPool),
             ("/account/sessions/end-others", .endOtherSessions, nil),
             ("/account/password", .changePassword, hashingPool),
             ("/account/delete", .deleteAccount, hashingPool),
@@ -62,9 +65,18 @@ struct AccountSettingsController: Sendable {
         return try page(user, context)
     }
 
+    /// The account page with the email form filled with `email` and `message` beside it (200):
+    /// for an email change that was started before logging in, which comes back after login
+    /// with the new address typed in, asking for the current password (never captured).
+    func emailForm(
+        _ user: User, prefilled email: String, message: String, context: RequestContext, status: HTTPStatus = .ok
+    ) throws -> Response {
+        try page(user, context, email: email, emailPrompt: message, status: status)
+    }
+
     private func page(
         _ user: User, _ context: RequestContext, errors: [String: String] = [:], email: String? = nil,
-        status: HTTPStatus = .ok
+        emailPrompt: String? = nil, status: HTTPStatus = .ok
     ) throws -> Response {
         guard let account = try accounts.account(of: user) else {
             throw HTTPError(.notFound, "This account no longer exists.")
@@ -74,6 +86,10 @@ struct AccountSettingsController: Sendable {
             "joined": .string(DateText.long(account.createdAt)),
             "email": .string(email ?? account.email ?? ""),
             "has_email": .bool(account.email != nil),
+            "current_email": account.email.map(MustacheValue.string) ?? .null,
+            "pending_email": try accounts.pendingEmail(of: user).map(MustacheValue.string) ?? .null,
+            "email_prompt": emailPrompt.map(MustacheValue.string) ?? .null,
+            "can_send_mail": .bool(emailMail != nil),
             "roles": account.roles.names.isEmpty ? .null : .string(account.roles.names.joined(separator: ", ")),
             "is_editor": .bool(account.roles.grants(.editor)),
         ]
@@ -110,25 +126,50 @@ struct AccountSettingsController: Sendable {
         }
     }
 
+    /// The flash after a change is asked for: the same words whether the address is free (a link
+    /// was mailed) or another account holds it (nothing was sent).
+    static func checkYourInbox(_ email: String) -> String {
+        "Check your inbox at \(email): the change takes effect when you open the link we sent."
+    }
+
     func changeEmail(_ request: Request, _ context: inout RequestContext) throws -> Response {
         guard let user = context.user else { throw HTTPError(.forbidden, "Please log in first.") }
-        let typed = try request.form()["email"] ?? ""
-        switch try accounts.changeEmail(of: user, to: typed) {
-        case .set(let email):
-            context.nextFlash = "Your email address is now \(email)."
+        let form = try request.form()
+        let typed = form["email"] ?? ""
+        func refused(_ message: String) throws -> Response {
+            try page(user, context, errors: ["email": message], email: typed, status: .unprocessableContent)
+        }
+        switch try accounts.requestEmailChange(
+            of: user, to: typed, password: form["current_password"] ?? "", address: context.clientAddress,
+            canSendMail: emailMail != nil)
+        {
+        case .requested(let email, let link):
+            if let link { emailMail?.sendLink(to: link.email, username: link.username, token: link.token) }
+            context.nextFlash = Self.checkYourInbox(email)
             return .redirect(to: "/account")
-        case .removed:
+        case .removed(let previous):
+            if let previous { emailMail?.sendRemovedNotice(to: previous, username: user.username) }
             context.nextFlash = "Your account has no email address now."
             return .redirect(to: "/account")
+        case .unchanged(let email):
+            context.nextFlash = "Your email address stays \(email)."
+            return .redirect(to: "/account")
         case .invalid:
-            return try page(
-                user, context,
-                errors: ["email": "That does not look like an email address (name@example.com). Please check it."],
-                email: typed, status: .unprocessableContent)
-        case .taken:
-            return try page(
-                user, context, errors: ["email": "Another account already uses that address."], email: typed,
-                status: .conflict)
+            return try refused("That does not look like an email address (name@example.com). Please check it.")
+        case .passwordMissing:
+            return try refused("Please type your current password to change your email address.")
+        case .wrongPassword:
+            return try refused("Your current password is not right, so your email address was not changed.")
+        case .mailUnavailable:
+            return try refused(
+                "This site sends no email, so a new address cannot be confirmed here. "
+                    + "You can still remove your address: leave the field empty.")
+        case .throttled(let seconds):
+            throw AccountsController.throttled(
+                seconds, "Too many wrong passwords for this account or from your network.")
+        case .tooManyRequests(let seconds):
+            throw AccountsController.throttled(
+                seconds, "Too many email changes were asked for this account or for that address.")
         }
     }
 

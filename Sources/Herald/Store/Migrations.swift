@@ -216,6 +216,19 @@ enum Migrations {
         CREATE INDEX comments_reported ON comments (open_reports DESC, id) WHERE open_reports > 0;
         CREATE INDEX comment_reports_reasons ON comment_reports (comment_id, is_open, reason);
         """,
+        // 13: email changes waiting for the new address to confirm a mailed link: one per account
+        // (a newer request replaces the older), only the token's SHA-256 is stored, single use, a
+        // day at most; they go with the account. The new address is not reserved here: the first
+        // account to confirm it gets it.
+        """
+        CREATE TABLE email_changes (
+            user_id {int} PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+            email TEXT NOT NULL,
+            token_hash {blob} NOT NULL UNIQUE,
+            created_at {int} NOT NULL,
+            expires_at {int} NOT NULL
+        );
+        """,
     ]
 
     /// Work a step needs that portable SQL alone cannot do, run in the step's transaction after
