@@ -248,6 +248,22 @@ import Testing
         #expect(try storedEmail(app, "ditherer") == nil)
     }
 
+    @Test func typingTheCurrentAddressAgainKeepsItAndDropsAWaitingChange() throws {
+        let sink = try SMTPSink()
+        let app = try app(sink)
+        let reader = try reader(app, "settled", email: "home@example.com")
+        _ = try changeEmail(reader, "away@example.com")
+        let path = try linkPath(in: try #require(try sink.messages(1).first))
+        #expect(try changeEmail(reader, "Home@Example.com", password: "not-my-password").status == 422)
+        let kept = try changeEmail(reader, "Home@Example.com")
+        #expect(kept.status == 303)
+        #expect(flashText(in: try reader.follow(kept).text) == "Your email address stays home@example.com.")
+        #expect(try app.client().get(path).status == 404, "the waiting change is dropped")
+        #expect(try storedEmail(app, "settled") == "home@example.com")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(sink.received == 1, "no link for the address the account already has")
+    }
+
     @Test func aPasswordChangeVoidsAWaitingChange() throws {
         let sink = try SMTPSink()
         let app = try app(sink)

@@ -86,7 +86,6 @@ struct AccountSettingsController: Sendable {
             "joined": .string(DateText.long(account.createdAt)),
             "email": .string(email ?? account.email ?? ""),
             "has_email": .bool(account.email != nil),
-            "current_email": account.email.map(MustacheValue.string) ?? .null,
             "pending_email": try accounts.pendingEmail(of: user).map(MustacheValue.string) ?? .null,
             "email_prompt": emailPrompt.map(MustacheValue.string) ?? .null,
             "can_send_mail": .bool(emailMail != nil),
