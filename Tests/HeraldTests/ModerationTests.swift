@@ -587,7 +587,10 @@ import Testing
 
         // Every other session ended at the same moment: one's first POST is refused the same way…
         let fromLaptop = try laptop.post(
-            "/account/email", form: [("csrf_token", laptopToken), ("email", "troll@example.com")])
+            "/account/email",
+            form: [
+                ("csrf_token", laptopToken), ("email", "troll@example.com"), ("current_password", "a-long-pass-phrase"),
+            ])
         #expect(fromLaptop.status == 403)
         #expect(fromLaptop.text.contains("This account is suspended"))
         #expect(laptop.cookies["herald_session"] == nil)

@@ -45,9 +45,13 @@ public struct AccessLog<Context>: Middleware {
             ])
     }
 
-    /// Paths that carry a secret, with the secret replaced.
+    /// Paths that carry a secret, with the secret replaced: the last segment of a password-reset
+    /// or an email-confirmation link.
     static func redacted(_ path: String) -> String {
-        path.hasPrefix("/password/reset/") ? "/password/reset/[token]" : path
+        for prefix in ["/password/reset/", "/account/email/confirm/"] where path.hasPrefix(prefix) {
+            return prefix + "[token]"
+        }
+        return path
     }
 }
 

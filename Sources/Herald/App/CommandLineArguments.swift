@@ -184,6 +184,9 @@ public enum CommandLineArguments {
             environment["HERALD_REGISTRATION_WINDOW_SECONDS"], to: &configuration.accounts.registrationWindowSeconds)
         try applyLimit(environment["HERALD_RESETS_PER_ADDRESS"], to: &configuration.accounts.resetsPerAddress)
         try applyLimit(environment["HERALD_RESETS_PER_EMAIL"], to: &configuration.accounts.resetsPerEmail)
+        try applyLimit(
+            environment["HERALD_EMAIL_CHANGES_PER_ACCOUNT"], to: &configuration.accounts.emailChangesPerAccount)
+        try applyLimit(environment["HERALD_EMAIL_CHANGES_PER_EMAIL"], to: &configuration.accounts.emailChangesPerEmail)
         try applyLimit(environment["HERALD_HASHING_THREADS"], to: &configuration.accounts.hashingThreads)
         try applyLimit(environment["HERALD_COMMENTS_PER_MINUTE"], to: &configuration.commentsPerMinute)
         try applyMail(environment, to: &configuration)

@@ -80,7 +80,12 @@ public final class HeraldApp: Sendable {
             perMinute: configuration.commentsPerMinute)
         let commentsController = CommentsController(
             comments: commentRules, pages: pages, page: articlePage, views: views)
-        let accountSettings = AccountSettingsController(accounts: accounts, views: views)
+        // Never from the request's Host: a forged one would carry a mailed token elsewhere.
+        let mailBaseURL = configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)"
+        let emailMail = mailer.map {
+            EmailChangeMail(mailer: $0, siteName: configuration.site.name, baseURL: mailBaseURL, log: log)
+        }
+        let accountSettings = AccountSettingsController(accounts: accounts, views: views, emailMail: emailMail)
         let editor = EditorController(newsroom: Newsroom(articles: articles, clock: configuration.clock), views: views)
         let moderationController = ModerationController(
             moderation: Moderation(
@@ -139,6 +144,7 @@ public final class HeraldApp: Sendable {
                     baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", log: log)
             }
         ).addRoutes(to: &router)
+        EmailConfirmationController(accounts: accounts, views: views, emailMail: emailMail).addRoutes(to: &router)
         ProfilesController(
             profiles: Profiles(store: ProfileStore(database: database), clock: configuration.clock), views: views
         )

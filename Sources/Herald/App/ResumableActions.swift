@@ -16,6 +16,7 @@ struct ResumableActions: Sendable {
         "/intent/cancel": "it discards the pending action itself",
         "/password/forgot": "it is asked for by someone who cannot log in",
         "/password/reset/:token": "its token is the proof of who it is for; it completes a login",
+        "/account/email/confirm/:token": "its token is the proof: it needs no login (opened from a mail app)",
     ]
 
     /// Adds each action's POST route: a logged-in reader's POST is performed, an anonymous one

@@ -6,6 +6,9 @@ import Mustache
 struct AccountSettingsController: Sendable {
     let accounts: Accounts
     let views: Views
+    /// Mails the confirmation link and the notices of an email change; nil without
+    /// `HERALD_SMTP_URL`, and then a new address cannot be confirmed, so it is refused.
+    let emailMail: EmailChangeMail?
 
     /// Every POST of the page: resumable. The two whose form carries a password are never
     /// performed after login (a password is never captured): the reader lands on the form again.
@@ -13,13 +16,21 @@ struct AccountSettingsController: Sendable {
         [
             .init(
                 ResumableAction<EmailInput>(
-                    name: .changeEmail, path: "/account/email",
+                    name: .changeEmail, path: "/account/email", hashesPassword: true,
                     describe: { input in
                         input.email.isEmpty
                             ? "remove your email address" : "change your email address to “\(input.email.prefix(254))”"
                     },
-                    returnPath: { _ in "/account" },
-                    perform: { input, user, context, _ in try changeEmail(input, of: user, &context) })),
+                    returnPath: { _ in "/account#email" },
+                    perform: { input, user, context, _ in try changeEmail(input, of: user, &context) },
+                    // The password is never captured: after login the form comes back with the new
+                    // address filled in, asking for it.
+                    formAgain: { input, _, context in
+                        try emailForm(
+                            context.signedIn(), prefilled: input.email,
+                            message: "You are logged in. To change your email address, type your current password.",
+                            context: context)
+                    }, performedAfterLogin: false)),
             .init(
                 ResumableAction<NoInput>(
                     name: .endOtherSessions, path: "/account/sessions/end-others",
@@ -99,23 +110,26 @@ struct AccountSettingsController: Sendable {
         return try page(user, context)
     }
 
+    /// The account page with the email form filled with `email` and `message` beside it (200):
+    /// for an email change that was started before logging in, which comes back after login
+    /// with the new address typed in, asking for the current password (never captured).
+    func emailForm(
+        _ user: User, prefilled email: String, message: String, context: RequestContext, status: HTTPStatus = .ok
+    ) throws -> Response {
+        try page(user, context, email: email, emailPrompt: message, status: status)
+    }
+
     private func page(
         _ user: User, _ context: RequestContext, errors: [String: String] = [:], email: String? = nil,
-        status: HTTPStatus = .ok
+        emailPrompt: String? = nil, status: HTTPStatus = .ok
     ) throws -> Response {
         guard let account = try accounts.account(of: user) else {
             throw HTTPError(.notFound, "This account no longer exists.")
         }
-        var model: [String: MustacheValue] = [
-            "username": .string(account.user.username),
-            "joined": .string(DateText.long(account.createdAt)),
-            "email": .string(email ?? account.email ?? ""),
-            "has_email": .bool(account.email != nil),
-            "roles": account.roles.names.isEmpty ? .null : .string(account.roles.names.joined(separator: ", ")),
-            "is_editor": .bool(Newsroom.mayWrite(account.user)),
-        ]
-        for (field, message) in errors { model["\(field)_error"] = .string(message) }
-        return try views.page("account", title: "Your account", model: model, context: context, status: status)
+        let page = AccountPage(
+            account: account, typedEmail: email, pendingEmail: try accounts.pendingEmail(of: user),
+            emailPrompt: emailPrompt, canSendMail: emailMail != nil, errors: errors)
+        return try views.page(page, title: "Your account", context: context, status: status)
     }
 
     func changePassword(_ input: PasswordChangeInput, of user: User, _ context: inout RequestContext) throws
@@ -145,24 +159,48 @@ struct AccountSettingsController: Sendable {
         }
     }
 
+    /// The flash after a change is asked for: the same words whether the address is free (a link
+    /// was mailed) or another account holds it (nothing was sent).
+    static func checkYourInbox(_ email: String) -> String {
+        "Check your inbox at \(email): the change takes effect when you open the link we sent."
+    }
+
     func changeEmail(_ input: EmailInput, of user: User, _ context: inout RequestContext) throws -> Response {
         let typed = input.email
-        switch try accounts.changeEmail(of: user, to: typed) {
-        case .set(let email):
-            context.nextFlash = "Your email address is now \(email)."
+        func refused(_ message: String) throws -> Response {
+            try page(user, context, errors: ["email": message], email: typed, status: .unprocessableContent)
+        }
+        switch try accounts.requestEmailChange(
+            of: user, to: typed, password: input.currentPassword, address: context.clientAddress,
+            canSendMail: emailMail != nil)
+        {
+        case .requested(let email, let link):
+            if let link { emailMail?.sendLink(to: link.email, username: link.username, token: link.token) }
+            context.nextFlash = Self.checkYourInbox(email)
             return .redirect(to: "/account")
-        case .removed:
+        case .removed(let previous):
+            if let previous { emailMail?.sendRemovedNotice(to: previous, username: user.username) }
             context.nextFlash = "Your account has no email address now."
             return .redirect(to: "/account")
+        case .unchanged(let email):
+            context.nextFlash = "Your email address stays \(email)."
+            return .redirect(to: "/account")
         case .invalid:
-            return try page(
-                user, context,
-                errors: ["email": "That does not look like an email address (name@example.com). Please check it."],
-                email: typed, status: .unprocessableContent)
-        case .taken:
-            return try page(
-                user, context, errors: ["email": "Another account already uses that address."], email: typed,
-                status: .conflict)
+            return try refused("That does not look like an email address (name@example.com). Please check it.")
+        case .passwordMissing:
+            return try refused("Please type your current password to change your email address.")
+        case .wrongPassword:
+            return try refused("Your current password is not right, so your email address was not changed.")
+        case .mailUnavailable:
+            return try refused(
+                "This site sends no email, so a new address cannot be confirmed here. "
+                    + "You can still remove your address: leave the field empty.")
+        case .throttled(let seconds):
+            throw AccountsController.throttled(
+                seconds, "Too many wrong passwords for this account or from your network.")
+        case .tooManyRequests(let seconds):
+            throw AccountsController.throttled(
+                seconds, "Too many email changes were asked for this account or for that address.")
         }
     }
 

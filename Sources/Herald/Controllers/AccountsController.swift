@@ -87,20 +87,10 @@ struct AccountsController: Sendable {
         _ kind: Kind, request: Request, context: RequestContext, next: String?, username: String = "",
         email: String? = nil, errors: [String] = [], status: HTTPStatus = .ok
     ) throws -> Response {
-        let pending = try afterLogin.pendingDescription(request, context)
-        let otherPath = kind == .login ? "/register" : "/login"
-        let model: [String: MustacheValue] = [
-            "username": .string(username),
-            "email": .string(email ?? ""),
-            "is_register": .bool(kind == .register),
-            "next": next.map(MustacheValue.string) ?? .null,
-            "errors": .list(errors.map(MustacheValue.string)),
-            "has_errors": .bool(!errors.isEmpty),
-            "other_url": .string(next.map { otherPath + "?next=" + PercentEncoding.encode($0) } ?? otherPath),
-            "pending": pending.map { .dictionary(MustacheDictionary(["text": .string($0)])) } ?? .null,
-        ]
-        let title = kind == .login ? "Log in" : "Register"
-        return try views.page(kind.rawValue, title: title, model: model, context: context, status: status)
+        let page = AccountFormPage(
+            isRegister: kind == .register, username: username, email: email ?? "", next: next, errors: errors,
+            pending: try afterLogin.pendingDescription(request, context))
+        return try views.page(page, title: kind == .login ? "Log in" : "Register", context: context, status: status)
     }
 
     static func throttled(_ seconds: Int, _ reason: String) -> HTTPError {

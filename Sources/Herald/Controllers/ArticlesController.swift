@@ -56,20 +56,7 @@ struct ArticlesController: Sendable {
         _ number: Int, _ items: [Article], hasOlder: Bool, section: Section?, _ context: RequestContext
     ) throws -> Response {
         let base = section.map { SectionPaths.section($0.slug) } ?? "/"
-        let model: [String: MustacheValue] = [
-            "articles": .list(items.map { .object(ArticleSummaryView(article: $0)) }),
-            "has_articles": .bool(!items.isEmpty),
-            "has_pager": .bool(number > 1 || hasOlder),
-            "page": .int(number),
-            "newer_url": number > 1 ? .string(number == 2 ? base : "\(base)?page=\(number - 1)") : .null,
-            "older_url": hasOlder ? .string("\(base)?page=\(number + 1)") : .null,
-            "empty_text": .string(
-                section == nil
-                    ? "There are no articles yet. Editors write them in the newsroom; `herald import` brings in a feed."
-                    : "There are no articles in this section yet."),
-            "section_feed": section.map { ["name": .string($0.name), "url": .string(SectionPaths.feed($0.slug))] }
-                ?? .null,
-        ]
+        let page = FrontPage(articles: items, page: number, hasOlder: hasOlder, section: section)
         let heading = section?.name ?? "Latest news"
         let title = number == 1 ? heading : "\(heading), page \(number)"
         let path = number == 1 ? base : "\(base)?page=\(number)"
@@ -77,7 +64,7 @@ struct ArticlesController: Sendable {
             description: section.map { "The latest \($0.name) news from \(views.site.name)." }
                 ?? views.site.description,
             canonicalPath: path, openGraph: [("og:type", "website"), ("og:title", title), ("og:url", path)])
-        return try views.page("front", title: title, model: model, context: context, meta: meta)
+        return try views.page(page, title: title, context: context, meta: meta)
     }
 
     /// An anonymous reader's copy is looked up only when the cache has none; a logged-in reader's

@@ -87,12 +87,10 @@ struct CommentsController: Sendable {
                 guard try comments.articleSlug(ofComment: input.id) != nil else { throw Self.noSuchComment }
                 return "save your edited comment: “\(Comments.preview(input.body))”"
             },
-            returnPath: { Self.editPath($0.id) },
+            returnPath: { CommentPaths.edit($0.id) },
             perform: { input, user, context, _ in try saveEdit(input, by: user, &context) },
             typedText: Self.typedComment, formAgain: editAgain)
     }
-
-    static func editPath(_ id: Int) -> String { "/comments/\(id)/edit" }
 
     static let noSuchComment = HTTPError(.notFound, "There is no such comment. It may already have been deleted.")
 
@@ -173,7 +171,7 @@ struct CommentsController: Sendable {
             ?? CommentNode.threads(of: [comment]).flatMap(\.replies).first { $0.id == id }
         guard let node else { throw Self.noSuchComment }
         let html = try views.fragment(
-            "comment", CommentView(node: node, viewer: context.user, now: comments.now),
+            .comment, CommentView(node: node, viewer: context.user, now: comments.now),
             shared: [
                 "csrf_token": .string(context.csrfToken),
                 "comment_action": .string(ArticlePaths.comments(article.slug)),
@@ -222,14 +220,10 @@ struct CommentsController: Sendable {
     private func editPage(
         _ comment: Comment, draft: String, error: String? = nil, context: RequestContext, status: HTTPStatus = .ok
     ) throws -> Response {
-        let model: [String: MustacheValue] = [
-            "action": .string(Self.editPath(comment.id)),
-            "draft": .string(draft),
-            "error": error.map(MustacheValue.string) ?? .null,
-            "back_url": .string(try comments.articleSlug(ofComment: comment.id).map(ArticlePaths.article) ?? "/"),
-        ]
-        return try views.page(
-            "comment-edit", title: "Edit your comment", model: model, context: context, status: status)
+        let page = CommentEditPage(
+            commentID: comment.id, draft: draft, error: error,
+            backURL: try comments.articleSlug(ofComment: comment.id).map(ArticlePaths.article) ?? "/")
+        return try views.page(page, title: "Edit your comment", context: context, status: status)
     }
 
     /// Its author only: others get 403, an unknown id 404.

@@ -45,7 +45,8 @@ struct EditorController: Sendable {
 
     var createAction: ResumableAction<ArticleForm> {
         ResumableAction(
-            name: .createArticle, path: "/editor/articles", maxBodyBytes: Self.maximumBodyBytes, role: Self.editorsOnly,
+            name: .createArticle, path: EditorPaths.articles, maxBodyBytes: Self.maximumBodyBytes,
+            role: Self.editorsOnly,
             describe: { input in
                 let title = Self.shortTitle(input.submission.title)
                 return title.isEmpty ? "save your new article" : "save your new article “\(title)”"
@@ -59,9 +60,9 @@ struct EditorController: Sendable {
     /// which ids exist (SPEC third wave).
     var saveAction: ResumableAction<ArticleForm> {
         ResumableAction(
-            name: .saveArticle, path: "/editor/articles/:id", maxBodyBytes: Self.maximumBodyBytes,
+            name: .saveArticle, path: EditorPaths.articles + "/:id", maxBodyBytes: Self.maximumBodyBytes,
             role: Self.editorsOnly, describe: { _ in "save your changes to an article" },
-            returnPath: { input in input.id.map(Self.editPath) ?? "/editor" },
+            returnPath: { input in input.id.map(EditorPaths.article) ?? "/editor" },
             perform: { input, user, context, _ in try save(input, by: user, &context) },
             typedText: Self.typedText, formAgain: formAgain)
     }
@@ -72,8 +73,6 @@ struct EditorController: Sendable {
     static let typedText: [(field: String, label: String)] = [
         ("title", "Title"), ("summary", "Summary"), ("body", "Text"),
     ]
-
-    static func editPath(_ id: Int) -> String { "/editor/articles/\(id)" }
 
     private static func shortTitle(_ title: String) -> String {
         let line = SectionStore.singleLine(title)
@@ -88,14 +87,8 @@ struct EditorController: Sendable {
         if articles.isEmpty && number > 1 {
             throw HTTPError(.notFound, "There is no page \(number) of the desk.")
         }
-        let now = newsroom.now
-        let model: [String: MustacheValue] = [
-            "articles": .list(articles.map { .object(DeskRowView(entry: $0, now: now)) }),
-            "has_articles": .bool(!articles.isEmpty),
-            "newer_url": number > 1 ? .string(number == 2 ? "/editor" : "/editor?page=\(number - 1)") : .null,
-            "older_url": hasOlder ? .string("/editor?page=\(number + 1)") : .null,
-        ]
-        return try views.page("editor-desk", title: "Newsroom", model: model, context: context)
+        let page = DeskPage(entries: articles, page: number, hasOlder: hasOlder, now: newsroom.now)
+        return try views.page(page, title: "Newsroom", context: context)
     }
 
     func newArticle(_ request: Request, _ context: RequestContext) throws -> Response {
@@ -150,7 +143,7 @@ struct EditorController: Sendable {
         switch outcome {
         case .saved(let article, let before):
             context.nextFlash = Self.flash(for: article, before: before, now: newsroom.now)
-            return .redirect(to: Self.editPath(article.id))
+            return .redirect(to: EditorPaths.article(article.id))
         case .invalid(let problems):
             return try form(
                 submission, article: current, context: context, errors: problems, status: .unprocessableContent)
@@ -183,53 +176,15 @@ struct EditorController: Sendable {
         _ submission: ArticleSubmission, article: Article?, context: RequestContext,
         errors: [ArticleSubmission.Field: String] = [:], status: HTTPStatus = .ok, formAction: String? = nil
     ) throws -> Response {
-        let now = newsroom.now
-        var model: [String: MustacheValue] = [
-            "form_action": .string(formAction ?? article.map { Self.editPath($0.id) } ?? "/editor/articles"),
-            "is_new": .bool(article == nil && formAction == nil),
-            "title": .string(submission.title),
-            "summary": .string(submission.summary),
-            "section": .string(submission.section),
-            "byline": .string(submission.byline),
-            "body": .string(submission.body),
-            "image_alt": .string(submission.imageAlt),
-            "publish_at": .string(submission.publishAt),
-            "has_errors": .bool(!errors.isEmpty),
-            // The saved text, as readers will see it (on a refused save: what was typed).
-            "preview_html": .string(
-                errors.isEmpty
-                    ? (article?.bodyHTML ?? newsroom.preview(submission.body)) : newsroom.preview(submission.body)),
-            "has_preview": .bool(!submission.body.isEmpty),
-        ]
-        if submission.image != nil && errors[.image] == nil && !errors.isEmpty {
-            model["image_again"] = .bool(true)
-        }
-        for (field, message) in errors { model["\(field.rawValue)_error"] = .string(message) }
-        if let article {
-            let state = article.state(at: now)
-            model["state"] = .string(state.rawValue)
-            model["state_text"] = .string(Self.stateText(article, state))
-            model["public_url"] = .string(ArticlePaths.article(article.slug))
-            model["can_unpublish"] = .bool(state != .draft)
-            model["is_published"] = .bool(state == .published)
-            if let image = article.image {
-                model["image"] = [
-                    "src": .string(MediaPaths.media(image.name)), "width": .int(image.width),
-                    "height": .int(image.height), "alt": .string(image.alt),
-                ]
-            }
-        }
+        let preview =
+            errors.isEmpty
+            ? (article?.bodyHTML ?? newsroom.preview(submission.body)) : newsroom.preview(submission.body)
+        let page = ArticleFormPage(
+            submission: submission, article: article, errors: errors,
+            formAction: formAction ?? article.map { EditorPaths.article($0.id) } ?? EditorPaths.articles,
+            previewHTML: preview, now: newsroom.now)
         let title = article.map { "Edit “\($0.title)”" } ?? "New article"
-        return try views.page("editor-article", title: title, model: model, context: context, status: status)
-    }
-
-    private static func stateText(_ article: Article, _ state: ArticleState) -> String {
-        switch state {
-        case .draft: "Draft: only editors can see it."
-        case .scheduled:
-            "Scheduled: it will be published on \(DateText.long(article.publishedAt)) at \(DateText.timeOfDay(article.publishedAt)) UTC."
-        case .published: "Published on \(DateText.long(article.publishedAt))."
-        }
+        return try views.page(page, title: title, context: context, status: status)
     }
 
     /// An article form that was not saved, with everything typed put back. Not kept while the
@@ -247,7 +202,7 @@ struct EditorController: Sendable {
                 + "save it from here." + chooseAgain
             return try form(
                 input.submission, article: nil, context: shown, status: .unprocessableContent,
-                formAction: input.id.map(Self.editPath) ?? "/editor/articles")
+                formAction: input.id.map(EditorPaths.article) ?? "/editor/articles")
         case .waitedTooLong, .retypePassword:
             guard let editor = context.user, Newsroom.mayWrite(editor) else {
                 return views.returnedText(
@@ -270,36 +225,6 @@ struct EditorController: Sendable {
         case .summary: submission.summary
         case .body: submission.body
         default: ""
-        }
-    }
-}
-
-/// One row of the desk. Its state and dates are worked out once: the template reads the state
-/// three times, and every value is read on each of fifty rows.
-struct DeskRowView: MustacheObject {
-    let entry: ArticleStore.DeskEntry
-    let state: MustacheValue
-    let changedISO: MustacheValue
-    let changedText: MustacheValue
-
-    init(entry: ArticleStore.DeskEntry, now: Int) {
-        self.entry = entry
-        state = .string(entry.state(at: now).rawValue)
-        changedISO = .string(DateText.rfc3339(entry.updatedAt))
-        changedText = .string(DateText.dayAndTime(entry.updatedAt))
-    }
-
-    func value(forKey key: String) -> MustacheValue? {
-        switch key {
-        case "id": .int(entry.id)
-        case "title": .string(entry.title)
-        case "edit_url": .string(EditorController.editPath(entry.id))
-        case "state": state
-        case "section": entry.section.isEmpty ? .null : .string(entry.section)
-        case "author": .string(entry.author)
-        case "changed_iso": changedISO
-        case "changed_text": changedText
-        default: nil
         }
     }
 }

@@ -35,38 +35,16 @@ struct FeedController: Sendable {
     func feed(_ request: Request, section: Section?) throws -> Response {
         let base = baseURL ?? Self.baseURL(fromHost: request.headers["Host"])
         let newest = try pages.newest(Self.entryCount, section: section)
-        let entries: [MustacheValue] = newest.map { article in
-            [
-                "id": "\(base)\(ArticlePaths.article(article.slug))",
-                "url": "\(base)\(ArticlePaths.article(article.slug))",
-                "title": article.title, "summary": article.summary, "author": article.author,
-                "section": article.section.isEmpty ? MustacheValue.null : .string(article.section),
-                "published": DateText.rfc3339(article.publishedAt),
-                "updated": DateText.rfc3339(Self.updated(article)),
-                // Atom `type="html"` content is HTML carried as text: made safe once as HTML (the
-                // rendered Markdown, or escaped paragraphs), and escaped once more by the template as XML.
-                "content_html": .string(
-                    article.bodyHTML ?? article.paragraphs.map { "<p>" + escapeHTML($0) + "</p>" }.joined()),
-            ]
-        }
-        let path = section.map { SectionPaths.feed($0.slug) } ?? "/feed.atom"
-        let model: [String: MustacheValue] = [
-            "site_name": .string(views.site.name + (section.map { ": " + $0.name } ?? "")),
-            "base_url": .string(base), "feed_url": .string(base + path),
-            "feed_id": .string(base + (section.map { SectionPaths.section($0.slug) } ?? "/")),
-            "updated": .string(DateText.rfc3339(newest.map(Self.updated).max() ?? 0)), "entries": .list(entries),
-        ]
-        var response = try views.document("feed", model: model, contentType: "application/atom+xml; charset=utf-8")
+        let document = FeedDocument(
+            title: views.site.name + (section.map { ": " + $0.name } ?? ""), base: base,
+            path: section.map { SectionPaths.feed($0.slug) } ?? "/feed.atom",
+            homePath: section.map { SectionPaths.section($0.slug) } ?? "/", articles: newest)
+        var response = try views.document(document, contentType: "application/atom+xml; charset=utf-8")
         // With a configured base URL the feed is the same for everyone, so shared caches may keep
         // it. Without one its links come from this request's Host: a cache that keys on the path
         // alone would hand one client's forged Host to every subscriber, so it must not store it.
         response.headers.add("Cache-Control", baseURL == nil ? "no-store" : "public, max-age=300")
         return response
-    }
-
-    /// An entry is updated when it was edited after it was published.
-    static func updated(_ article: Article) -> Int {
-        max(article.publishedAt, article.revisedAt ?? 0)
     }
 
     /// `http://` + the Host header when it is a plain host[:port]; anything odd falls back to

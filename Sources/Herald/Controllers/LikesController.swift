@@ -64,10 +64,6 @@ struct LikesController: Sendable {
     func likedArticles(_ request: Request, _ context: RequestContext) throws -> Response {
         let user = try context.signedIn()
         let liked = try likes.liked(by: user.id)
-        let model: [String: MustacheValue] = [
-            "articles": .list(liked.map { .object(ArticleSummaryView(article: $0)) }),
-            "has_articles": .bool(!liked.isEmpty),
-        ]
-        return try views.page("likes", title: "Your likes", model: model, context: context)
+        return try views.page(LikesPage(articles: liked), title: "Your likes", context: context)
     }
 }

@@ -234,61 +234,7 @@ struct ModerationController: Sendable {
         if reported.isEmpty && number > 1 {
             throw HTTPError(.notFound, "There is no page \(number) of reports.")
         }
-        let model: [String: MustacheValue] = [
-            "reports": .list(reported.map { .object(ReportedCommentView(reported: $0)) }),
-            "has_reports": .bool(!reported.isEmpty),
-            "newer_url": number > 1 ? .string(number == 2 ? "/moderation" : "/moderation?page=\(number - 1)") : .null,
-            "older_url": hasMore ? .string("/moderation?page=\(number + 1)") : .null,
-            "actions": .list(actions.map { .object(ModerationActionView(action: $0)) }),
-        ]
-        return try views.page("moderation", title: "Moderation", model: model, context: context)
-    }
-}
-
-/// A line of the moderation page's record: each value made when the template reads it (a hundred
-/// lines a page; no dictionary built for each).
-struct ModerationActionView: MustacheObject {
-    let action: ModerationAction
-
-    func value(forKey key: String) -> MustacheValue? {
-        switch key {
-        case "actor": .string(action.actor)
-        case "action": .string(action.action)
-        case "target": .string(action.target)
-        case "note": .string(action.note)
-        case "at_iso": .string(DateText.rfc3339(action.at))
-        case "at_text": .string(DateText.dayAndTime(action.at))
-        default: nil
-        }
-    }
-}
-
-/// A reported comment on the moderation page, with its forms.
-struct ReportedCommentView: MustacheObject {
-    let reported: ReportedComment
-
-    func value(forKey key: String) -> MustacheValue? {
-        let comment = reported.comment
-        switch key {
-        case "id": return .int(comment.id)
-        case "author": return .string(comment.author)
-        case "author_url": return .string("/users/" + PercentEncoding.encode(comment.author))
-        case "paragraphs": return .list(Paragraphs.split(comment.body).map(MustacheValue.string))
-        case "is_hidden": return .bool(comment.isHidden)
-        case "url": return .string(ArticlePaths.article(reported.articleSlug) + "#comment-\(comment.id)")
-        case "article_title": return .string(reported.articleTitle)
-        case "total": return .int(reported.total)
-        case "report_label": return .string(reported.total == 1 ? "report" : "reports")
-        case "reasons":
-            return .list(
-                reported.reasons.map { reason in
-                    ["reason": .string(reason.reason), "count": .int(reason.count)]
-                })
-        case "hide_action": return .string("/comments/\(comment.id)/hide")
-        case "dismiss_action": return .string("/comments/\(comment.id)/dismiss")
-        case "ban_action": return .string("/users/\(PercentEncoding.encode(comment.author))/ban")
-        case "date_text": return .string(DateText.long(comment.createdAt))
-        default: return nil
-        }
+        let page = ModerationPage(reported: reported, actions: actions, page: number, hasMore: hasMore)
+        return try views.page(page, title: "Moderation", context: context)
     }
 }

@@ -24,11 +24,8 @@ struct PasswordResetController: Sendable {
     private func forgotPage(
         _ context: RequestContext, email: String = "", error: String? = nil, status: HTTPStatus = .ok
     ) throws -> Response {
-        let model: [String: MustacheValue] = [
-            "available": .bool(resetMail != nil), "email": .string(email),
-            "error": error.map(MustacheValue.string) ?? .null,
-        ]
-        return try views.page("forgot", title: "Forgotten password", model: model, context: context, status: status)
+        let page = ForgotPage(available: resetMail != nil, email: email, error: error)
+        return try views.page(page, title: "Forgotten password", context: context, status: status)
     }
 
     func forgot(_ request: Request, _ context: inout RequestContext) throws -> Response {
@@ -59,13 +56,9 @@ struct PasswordResetController: Sendable {
         _ token: String, _ request: Request, _ context: RequestContext, errors: [String] = [], status: HTTPStatus = .ok
     ) throws -> Response {
         // What the reset will also do, when an action begun in this browser waits for a login.
-        let pending = try afterLogin.pendingDescription(request, context)
-        let model: [String: MustacheValue] = [
-            "action": .string("/password/reset/" + token), "errors": .list(errors.map(MustacheValue.string)),
-            "has_errors": .bool(!errors.isEmpty),
-            "pending": pending.map { .dictionary(MustacheDictionary(["text": .string($0)])) } ?? .null,
-        ]
-        return try views.page("reset", title: "Choose a new password", model: model, context: context, status: status)
+        let page = ResetPage(
+            token: token, errors: errors, pending: try afterLogin.pendingDescription(request, context))
+        return try views.page(page, title: "Choose a new password", context: context, status: status)
     }
 
     func reset(_ request: Request, _ context: inout RequestContext) throws -> Response {

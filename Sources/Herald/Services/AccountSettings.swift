@@ -21,6 +21,11 @@ public struct AccountSettings: Sendable {
     public var resetsPerAddress = 10
     public var resetsPerEmail = 3
     public var resetWindowSeconds = 3_600
+    /// Email changes asked for (password right) per account and per new address, per window:
+    /// each mails a link to an address someone typed, so neither may be a way to flood a mailbox.
+    public var emailChangesPerAccount = 5
+    public var emailChangesPerEmail = 3
+    public var emailChangeWindowSeconds = 3_600
 
     public init() {}
 }

@@ -79,6 +79,8 @@ extension Accounts {
         guard let userID = try store.resetPassword(tokenHash: hash, to: try hashing.hash(new), now: now),
             let account = try store.account(id: userID)
         else { return .noSuchLink }
+        // As with a change of password: a change of address asked for with the old one lapses.
+        try emailChanges.cancel(userID: userID)
         return .reset(account.user, sessionToken: try startSession(for: account.user, now: now))
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What a reader does on `/account`: change the password, set or remove the email, end other
-/// sessions, export their data, delete the account.
+/// What a reader does on `/account`: change the password, end other sessions, export their
+/// data, delete the account (the email address: Accounts+EmailChange.swift).
 extension Accounts {
     public enum PasswordChange: Sendable, Equatable {
         /// Changed; every other session ended, and this one renewed with a new token.
@@ -10,13 +10,6 @@ extension Accounts {
         case wrongPassword
         case invalid([String])
         case throttled(retryAfterSeconds: Int)
-    }
-
-    public enum EmailChange: Sendable, Equatable {
-        case set(String)
-        case removed
-        case invalid
-        case taken
     }
 
     public enum Deletion: Sendable, Equatable {
@@ -36,18 +29,11 @@ extension Accounts {
         }
         guard problems.isEmpty else { return .invalid(problems) }
         try store.changePassword(userID: user.id, to: try hashing.hash(new))
+        // A change of address asked for with the old password goes with it: whoever knew that
+        // password cannot still move the account's mail after the reader has locked them out.
+        try emailChanges.cancel(userID: user.id)
         try store.deleteSessions(userID: user.id)
         return .changed(sessionToken: try startSession(for: user, now: clock.now()))
-    }
-
-    /// Sets the email (`text` empty removes it).
-    public func changeEmail(of user: User, to text: String) throws -> EmailChange {
-        if text.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) {
-            _ = try store.setEmail(userID: user.id, to: nil)
-            return .removed
-        }
-        guard let email = EmailAddress.normalized(text) else { return .invalid }
-        return try store.setEmail(userID: user.id, to: email) ? .set(email) : .taken
     }
 
     /// Ends every session of the reader's but the one they are using.

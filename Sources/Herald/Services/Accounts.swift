@@ -27,6 +27,8 @@ public final class Accounts: Sendable {
     // Internal, not private: the account's later life (Accounts+Settings.swift, +Roles, +Reset)
     // extends this service in files of its own.
     let store: AccountStore
+    /// Email changes waiting for their new address to confirm (Accounts+EmailChange.swift).
+    let emailChanges: EmailChangeStore
     let limiter: RateLimiter
     let rules: AccountRules
     let hashing: PasswordHashing
@@ -42,6 +44,7 @@ public final class Accounts: Sendable {
         store: AccountStore, limiter: RateLimiter, rules: AccountRules, settings: AccountSettings, clock: Clock
     ) throws {
         self.store = store
+        emailChanges = EmailChangeStore(database: store.database)
         self.limiter = limiter
         self.rules = rules
         self.settings = settings

@@ -225,6 +225,19 @@ enum Migrations {
         ALTER TABLE parked_forms ADD COLUMN pool TEXT NOT NULL DEFAULT 'address';
         CREATE INDEX parked_forms_pool ON parked_forms (pool);
         """,
+        // 14: email changes waiting for the new address to confirm a mailed link: one per account
+        // (a newer request replaces the older), only the token's SHA-256 is stored, single use, a
+        // day at most; they go with the account. The new address is not reserved here: the first
+        // account to confirm it gets it.
+        """
+        CREATE TABLE email_changes (
+            user_id {int} PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+            email TEXT NOT NULL,
+            token_hash {blob} NOT NULL UNIQUE,
+            created_at {int} NOT NULL,
+            expires_at {int} NOT NULL
+        );
+        """,
     ]
 
     /// Work a step needs that portable SQL alone cannot do, run in the step's transaction after

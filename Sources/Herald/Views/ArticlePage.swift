@@ -24,25 +24,17 @@ struct ArticlePage: Sendable {
             throw HTTPError(.notFound, "There is no page \(commentsPage) of comments on this article.")
         }
         let threads = CommentNode.threads(of: list)
-        let base = ArticlePaths.article(article.slug)
         let now = clock.now()
-        let model: [String: MustacheValue] = [
-            "article": .object(
-                ArticlePageView(
-                    article: article, liked: liked, bodyHTML: bodies.html(for: article), state: article.state(at: now))),
-            "comments": .list(threads.map { .object(CommentView(node: $0, viewer: context.user, now: now)) }),
-            "has_comments": .bool(!threads.isEmpty),
-            "comments_newer_url": commentsPage > 1
-                ? .string(commentsPage == 2 ? base + "#comments" : base + "?comments=\(commentsPage - 1)#comments")
-                : .null,
-            "comments_older_url": hasMore ? .string(base + "?comments=\(commentsPage + 1)#comments") : .null,
-            "comment_draft": .string(draft),
-            "comment_parent": draftParent.map(MustacheValue.int) ?? .null,
-            "comment_error": commentError.map(MustacheValue.string) ?? .null,
-            "comment_action": .string(ArticlePaths.comments(article.slug)),
-        ]
-        return try views.page(
-            "article", title: article.title, model: model, context: context, status: status, meta: Self.meta(article))
+        let page = ArticlePageModel(
+            article: ArticlePageView(
+                article: article, liked: liked, bodyHTML: bodies.html(for: article), state: article.state(at: now)),
+            comments: threads.map { CommentView(node: $0, viewer: context.user, now: now) },
+            pager: Pager(
+                base: ArticlePaths.article(article.slug), page: commentsPage, hasOlder: hasMore, parameter: "comments",
+                fragment: "#comments"),
+            draft: draft, draftParent: draftParent, commentError: commentError,
+            commentAction: ArticlePaths.comments(article.slug))
+        return try views.page(page, title: article.title, context: context, status: status, meta: Self.meta(article))
     }
 
     /// The article's canonical address and what a shared link shows (Open Graph).
@@ -103,15 +95,15 @@ struct CommentView: MustacheObject {
             return .list(Paragraphs.split(comment.body).map(MustacheValue.string))
         case "is_mine": return .bool(isMine)
         case "can_edit": return .bool(comment.map { Comments.mayEdit($0, by: viewer, now: now) } ?? false)
-        case "edit_url": return .string(CommentsController.editPath(id))
-        case "delete_action": return .string("/comments/\(id)/delete")
+        case "edit_url": return .string(CommentPaths.edit(id))
+        case "delete_action": return .string(CommentPaths.delete(id))
         case "can_reply": return .bool(comment != nil && !isHidden)
         case "can_report": return .bool(comment != nil && !isHidden && !isMine)
-        case "report_action": return .string("/comments/\(id)/report")
+        case "report_action": return .string(CommentPaths.report(id))
         case "reasons": return Self.reasons
         case "is_moderator": return .bool(isModerator && comment != nil)
-        case "hide_action": return .string("/comments/\(id)/hide")
-        case "restore_action": return .string("/comments/\(id)/restore")
+        case "hide_action": return .string(CommentPaths.hide(id))
+        case "restore_action": return .string(CommentPaths.restore(id))
         case "replies": return .list(node.replies.map { .object(CommentView(node: $0, viewer: viewer, now: now)) })
         case "has_replies": return .bool(!node.replies.isEmpty)
         default: return nil

@@ -20,6 +20,7 @@ public struct Views: Sendable {
         baseURL: String? = nil
     ) throws {
         library = try TemplateLibrary(directory: directory, reloadOnChange: reloadOnChange)
+        try PageTemplate.checkAll(in: library)
         self.menu = menu
         self.site = site
         self.baseURL = baseURL
@@ -34,12 +35,23 @@ public struct Views: Sendable {
         var openGraph: [(property: String, content: String)] = []
     }
 
-    /// A full HTML page.
+    /// A full HTML page: `model`'s own values in front of the layout's.
     func page(
-        _ template: String, title: String, model: [String: MustacheValue] = [:], context: RequestContext,
-        status: HTTPStatus = .ok, meta: PageMeta = PageMeta()
+        _ model: some PageModel, title: String, context: RequestContext, status: HTTPStatus = .ok,
+        meta: PageMeta = PageMeta()
     ) throws -> Response {
-        var values = model
+        let layout = layoutValues(title: title, context: context, meta: meta)
+        var body: [UInt8] = []
+        body.reserveCapacity(8192)
+        try library.render(model.template.rawValue, .object(LayeredObject(front: model, back: layout)), into: &body)
+        return .html(body, status: status)
+    }
+
+    /// What the layout shows on every page: the site, the page's meta, the reader, the flash, the
+    /// form token, the sections.
+    private func layoutValues(title: String, context: RequestContext, meta: PageMeta) -> [String: MustacheValue] {
+        var values: [String: MustacheValue] = [:]
+        values.reserveCapacity(20)
         values["site_name"] = .string(site.name)
         values["site_description"] = .string(site.description)
         values["language"] = .string(site.language)
@@ -67,10 +79,7 @@ public struct Views: Sendable {
         values["here"] = .string(target == PageCache.hereMarker ? target : Self.here(target))
         values["unread_badge"] = .string(
             context.readerName == PageCache.nameMarker ? PageCache.unreadMarker : Self.unreadBadge(for: context.user))
-        var body: [UInt8] = []
-        body.reserveCapacity(8192)
-        try library.render(template, .dictionary(MustacheDictionary(values)), into: &body)
-        return .html(body, status: status)
+        return values
     }
 
     /// `?next=…` for the header's Log in and Register links: the page being shown, when a reader
@@ -90,16 +99,18 @@ public struct Views: Sendable {
 
     /// A piece of a page (one comment, for the page's script), rendered with `value` first and
     /// `shared` (the form token, form actions) behind it, as the page would have them.
-    func fragment(_ template: String, _ value: any MustacheObject, shared: [String: MustacheValue]) throws -> String {
+    func fragment(_ template: PageTemplate, _ value: any MustacheObject, shared: [String: MustacheValue]) throws
+        -> String
+    {
         var body: [UInt8] = []
-        try library.render(template, .object(LayeredObject(front: value, back: shared)), into: &body)
+        try library.render(template.rawValue, .object(LayeredObject(front: value, back: shared)), into: &body)
         return String(decoding: body, as: UTF8.self)
     }
 
     /// Any non-HTML document rendered from a template (the Atom feed).
-    public func document(_ template: String, model: [String: MustacheValue], contentType: String) throws -> Response {
+    func document(_ model: some PageModel, contentType: String) throws -> Response {
         var body: [UInt8] = []
-        try library.render(template, .dictionary(MustacheDictionary(model)), into: &body)
+        try library.render(model.template.rawValue, .object(model), into: &body)
         return Response(status: .ok, headers: HTTPHeaders([("Content-Type", contentType)]), body: body)
     }
 
@@ -109,28 +120,15 @@ public struct Views: Sendable {
         _ message: String, status: HTTPStatus, title: String, texts: [(label: String, name: String, text: String)],
         context: RequestContext
     ) -> Response {
-        let model: [String: MustacheValue] = [
-            "message": .string(message),
-            "texts": .list(
-                texts.filter { !$0.text.isEmpty }.map { field in
-                    [
-                        "label": .string(field.label), "name": .string(field.name), "text": .string(field.text),
-                        "rows": .int(min(24, max(2, field.text.count / 60 + 1))),
-                    ]
-                }),
-        ]
-        return (try? page("returned-text", title: title, model: model, context: context, status: status))
+        return
+            (try? page(ReturnedTextPage(message: message, texts: texts), title: title, context: context, status: status))
             ?? errorPage(HTTPError(status, message), context: context)
     }
 
     /// The error page for `error`. Never throws: if the template itself fails, a plain page is sent.
     public func errorPage(_ error: HTTPError, context: RequestContext) -> Response {
-        let model: [String: MustacheValue] = [
-            "status": .int(error.status.code), "reason": .string(error.status.reason),
-            "message": .string(error.message),
-        ]
         if let page = try? page(
-            "error", title: error.status.reason, model: model, context: context, status: error.status,
+            ErrorPage(error: error), title: error.status.reason, context: context, status: error.status,
             meta: PageMeta(description: error.message))
         {
             return page

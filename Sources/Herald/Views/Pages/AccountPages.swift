@@ -1,0 +1,85 @@
+import Mustache
+
+/// `account.mustache`: a reader's settings — email (and a change waiting for its link), password,
+/// sessions, export, deletion — with the errors of a refused form.
+struct AccountPage: PageModel {
+    let template = PageTemplate.account
+    let account: StoredAccount
+    /// What the email field shows instead of the stored address (a refused or resumed change).
+    let typedEmail: String?
+    /// A new address waiting for its confirmation link.
+    let pendingEmail: String?
+    /// A message beside the email form (a change started before logging in comes back here).
+    let emailPrompt: String?
+    let canSendMail: Bool
+    /// By form (`email`, `password`, `delete`).
+    let errors: [String: String]
+
+    func value(forKey key: String) -> MustacheValue? {
+        if key.hasSuffix("_error") { return errors[String(key.dropLast(6))].map(MustacheValue.string) }
+        switch key {
+        case "username": return .string(account.user.username)
+        case "joined": return .string(DateText.long(account.createdAt))
+        case "email": return .string(typedEmail ?? account.email ?? "")
+        case "has_email": return .bool(account.email != nil)
+        case "pending_email": return pendingEmail.map(MustacheValue.string) ?? .null
+        case "email_prompt": return emailPrompt.map(MustacheValue.string) ?? .null
+        case "can_send_mail": return .bool(canSendMail)
+        case "roles": return account.roles.names.isEmpty ? .null : .string(account.roles.names.joined(separator: ", "))
+        case "is_editor": return .bool(Newsroom.mayWrite(account.user))
+        default: return nil
+        }
+    }
+}
+
+/// `email-confirm.mustache`: the mailed link's page — the new address and one button.
+struct EmailConfirmPage: PageModel {
+    let template = PageTemplate.emailConfirm
+    let token: String
+    let email: String
+    let username: String
+
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "action": .string("/account/email/confirm/" + token)
+        case "email": .string(email)
+        case "username": .string(username)
+        default: nil
+        }
+    }
+}
+
+/// `forgot.mustache`: ask for a reset link (or say mail is not available here).
+struct ForgotPage: PageModel {
+    let template = PageTemplate.forgot
+    let available: Bool
+    let email: String
+    let error: String?
+
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "available": .bool(available)
+        case "email": .string(email)
+        case "error": error.map(MustacheValue.string) ?? .null
+        default: nil
+        }
+    }
+}
+
+/// `reset.mustache`: choose a new password, and what a pending action will do then.
+struct ResetPage: PageModel {
+    let template = PageTemplate.reset
+    let token: String
+    let errors: [String]
+    let pending: String?
+
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "action": .string("/password/reset/" + token)
+        case "errors": .list(errors.map(MustacheValue.string))
+        case "has_errors": .bool(!errors.isEmpty)
+        case "pending": pending.map { .dictionary(MustacheDictionary(["text": .string($0)])) } ?? .null
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Mustache
+
+/// `editor-desk.mustache`: every article, most recently changed first.
+struct DeskPage: PageModel {
+    let template = PageTemplate.editorDesk
+    let rows: [DeskRowView]
+    let pager: Pager
+
+    init(entries: [ArticleStore.DeskEntry], page: Int, hasOlder: Bool, now: Int) {
+        rows = entries.map { DeskRowView(entry: $0, now: now) }
+        pager = Pager(base: "/editor", page: page, hasOlder: hasOlder)
+    }
+
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "articles": .list(rows.map { .object($0) })
+        case "has_articles": .bool(!rows.isEmpty)
+        default: pager.value(forKey: key)
+        }
+    }
+}
+
+/// One row of the desk. Its state and dates are worked out once: the template reads the state
+/// three times, and every value is read on each of fifty rows.
+struct DeskRowView: MustacheObject {
+    let entry: ArticleStore.DeskEntry
+    let state: MustacheValue
+    let changedISO: MustacheValue
+    let changedText: MustacheValue
+
+    init(entry: ArticleStore.DeskEntry, now: Int) {
+        self.entry = entry
+        state = .string(entry.state(at: now).rawValue)
+        changedISO = .string(DateText.rfc3339(entry.updatedAt))
+        changedText = .string(DateText.dayAndTime(entry.updatedAt))
+    }
+
+    func value(forKey key: String) -> MustacheValue? {
+        switch key {
+        case "id": .int(entry.id)
+        case "title": .string(entry.title)
+        case "edit_url": .string(EditorPaths.article(entry.id))
+        case "state": state
+        case "section": entry.section.isEmpty ? .null : .string(entry.section)
+        case "author": .string(entry.author)
+        case "changed_iso": changedISO
+        case "changed_text": changedText
+        default: nil
+        }
+    }
+}
+
+/// Where the newsroom's pages are: shared by the route table's actions and the views.
+enum EditorPaths {
+    static let desk = "/editor"
+    static let newArticle = "/editor/articles/new"
+    static let articles = "/editor/articles"
+    static func article(_ id: Int) -> String { "/editor/articles/\(id)" }
+}
+
+/// `editor-article.mustache`: the article form, filled in, with its errors, its state and a
+/// preview of the body.
+struct ArticleFormPage: PageModel {
+    let template = PageTemplate.editorArticle
+    let submission: ArticleSubmission
+    /// The stored article, when it exists and may be shown (never to a browser not logged in).
+    let article: Article?
+    let errors: [ArticleSubmission.Field: String]
+    /// Where the form posts.
+    let formAction: String
+    /// The body as readers will see it: the saved text, or on a refused save what was typed.
+    let previewHTML: String
+    let now: Int
+
+    func value(forKey key: String) -> MustacheValue? {
+        if key.hasSuffix("_error"), let field = ArticleSubmission.Field(rawValue: String(key.dropLast(6))) {
+            return errors[field].map(MustacheValue.string)
+        }
+        switch key {
+        case "form_action": return .string(formAction)
+        case "is_new": return .bool(formAction == EditorPaths.articles)
+        case "title": return .string(submission.title)
+        case "summary": return .string(submission.summary)
+        case "section": return .string(submission.section)
+        case "byline": return .string(submission.byline)
+        case "body": return .string(submission.body)
+        case "image_alt": return .string(submission.imageAlt)
+        case "publish_at": return .string(submission.publishAt)
+        case "has_errors": return .bool(!errors.isEmpty)
+        case "preview_html": return .string(previewHTML)
+        case "has_preview": return .bool(!submission.body.isEmpty)
+        case "image_again": return .bool(submission.image != nil && errors[.image] == nil && !errors.isEmpty)
+        default: break
+        }
+        guard let article else { return nil }
+        let state = article.state(at: now)
+        switch key {
+        case "state": return .string(state.rawValue)
+        case "state_text": return .string(Self.stateText(article, state))
+        case "public_url": return .string(ArticlePaths.article(article.slug))
+        case "can_unpublish": return .bool(state != .draft)
+        case "is_published": return .bool(state == .published)
+        case "image":
+            return article.image.map { image in
+                [
+                    "src": .string(MediaPaths.media(image.name)), "width": .int(image.width),
+                    "height": .int(image.height), "alt": .string(image.alt),
+                ]
+            } ?? .null
+        default: return nil
+        }
+    }
+
+    private static func stateText(_ article: Article, _ state: ArticleState) -> String {
+        switch state {
+        case .draft: "Draft: only editors can see it."
+        case .scheduled:
+            "Scheduled: it will be published on \(DateText.long(article.publishedAt)) at \(DateText.timeOfDay(article.publishedAt)) UTC."
+        case .published: "Published on \(DateText.long(article.publishedAt))."
+        }
+    }
+}
