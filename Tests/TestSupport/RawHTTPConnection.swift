@@ -1,4 +1,5 @@
 import HTTP
+import TextSupport
 
 #if canImport(Glibc)
     import Glibc

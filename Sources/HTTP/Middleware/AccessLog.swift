@@ -5,14 +5,18 @@ import TextSupport
 /// JSON log, the route pattern and a request id, which is also sent back as `X-Request-Id` (a
 /// well-formed one from the proxy in front is kept, so both logs name the request alike).
 ///
-/// The query string, cookies and form values are never logged: they can hold secrets. Nor is a
-/// password-reset link's token: that path is logged with the token replaced.
+/// The query string, cookies and form values are never logged: they can hold secrets. Nor is the
+/// token of a link whose path carries one (the app names those paths, by prefix): that path is
+/// logged with the token replaced.
 public struct AccessLog<Context>: Middleware {
     private let log: Logger
     private let routeOf: (@Sendable (Request) -> String)?
+    /// Paths whose last segment is a secret (`/password/reset/`).
+    private let secretPrefixes: [String]
 
-    public init(log: Logger, routeOf: (@Sendable (Request) -> String)? = nil) {
+    public init(log: Logger, secretPrefixes: [String] = [], routeOf: (@Sendable (Request) -> String)? = nil) {
         self.log = log
+        self.secretPrefixes = secretPrefixes
         self.routeOf = routeOf
     }
 
@@ -35,7 +39,7 @@ public struct AccessLog<Context>: Middleware {
         // With the access log off, nothing of the line is worked out.
         guard log.writes(.info) else { return }
         let microseconds = monotonicMicroseconds() - start
-        let path = Self.redacted(loggable(request.path))
+        let path = Self.redacted(loggable(request.path), secretPrefixes: secretPrefixes)
         log.log(
             .info, "\(request.method) \(path) \(status) \(bytes) \(microseconds)us",
             fields: [
@@ -45,10 +49,9 @@ public struct AccessLog<Context>: Middleware {
             ])
     }
 
-    /// Paths that carry a secret, with the secret replaced: the last segment of a password-reset
-    /// or an email-confirmation link.
-    static func redacted(_ path: String) -> String {
-        for prefix in ["/password/reset/", "/account/email/confirm/"] where path.hasPrefix(prefix) {
+    /// `path` with the secret replaced when it starts with one of `secretPrefixes`.
+    static func redacted(_ path: String, secretPrefixes: [String]) -> String {
+        for prefix in secretPrefixes where path.hasPrefix(prefix) {
             return prefix + "[token]"
         }
         return path

@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import Synchronization
+import TextSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,7 @@
 internal import CMicroHTTPD
 import Foundation
 import Synchronization
+import TextSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import TextSupport
+
 /// What the server knows about one request while libmicrohttpd feeds it in.
 ///
 /// Created when the request line arrives, owned by libmicrohttpd's per-request

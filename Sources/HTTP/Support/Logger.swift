@@ -136,14 +136,6 @@ public func utcTimestamp(_ seconds: Int = Int(time(nil))) -> String {
     UTCDate(secondsSince1970: seconds).rfc3339
 }
 
-/// Monotonic time in microseconds, for durations.
-@inline(__always)
-public func monotonicMicroseconds() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
-}
-
 /// `text` made safe for a log line: control characters (a decoded `%0A` in a path could forge a
 /// line) become `\u{…}` escapes, and it is cut to 300 characters.
 public func loggable(_ text: String) -> String {

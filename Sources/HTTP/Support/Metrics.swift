@@ -1,4 +1,5 @@
 import Synchronization
+import TextSupport
 
 /// Series shown in the Prometheus text format (version 0.0.4).
 ///
@@ -11,7 +12,9 @@ public final class Metrics: Sendable {
     public enum Kind: String, Sendable { case counter, gauge }
 
     /// Upper bounds of latency buckets, in seconds.
-    public static let latencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+    public static let latencyBuckets: [Double] = [
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
+    ]
 
     private struct Family {
         let help: String
@@ -24,7 +27,13 @@ public final class Metrics: Sendable {
     /// The per-route request series (`RequestMetrics`), shown first.
     private let requestSeries = Mutex<[RouteSeries]>([])
 
-    public init() {}
+    /// Begins the names of the request series (`herald` → `herald_http_requests_total`): the app's
+    /// own name, which HTTP does not know.
+    let prefix: String
+
+    public init(prefix: String) {
+        self.prefix = prefix
+    }
 
     /// Declares a series family; series of undeclared names are ignored.
     public func declare(_ name: String, _ kind: Kind, help: String) {
@@ -48,11 +57,11 @@ public final class Metrics: Sendable {
         var text = ""
         let routes = requestSeries.withLock { $0 }
         if !routes.isEmpty {
-            let lines = routes.map { $0.lines() }
-            text += "# HELP herald_http_requests_total Requests answered, by route pattern and status.\n"
-            text += "# TYPE herald_http_requests_total counter\n" + lines.map(\.requests).joined()
-            text += "# HELP herald_http_request_duration_seconds Time to answer a request, by route pattern.\n"
-            text += "# TYPE herald_http_request_duration_seconds histogram\n" + lines.map(\.duration).joined()
+            let lines = routes.map { $0.lines(prefix: prefix) }
+            text += "# HELP \(prefix)_http_requests_total Requests answered, by route pattern and status.\n"
+            text += "# TYPE \(prefix)_http_requests_total counter\n" + lines.map(\.requests).joined()
+            text += "# HELP \(prefix)_http_request_duration_seconds Time to answer a request, by route pattern.\n"
+            text += "# TYPE \(prefix)_http_request_duration_seconds histogram\n" + lines.map(\.duration).joined()
         }
         let snapshot = families.withLock { $0 }
         for name in snapshot.keys.sorted() {
@@ -116,23 +125,23 @@ public final class RouteSeries: Sendable {
     }
 
     /// The route's lines of the two families.
-    func lines() -> (requests: String, duration: String) {
+    func lines(prefix: String) -> (requests: String, duration: String) {
         let snapshot = state.withLock { $0 }
         let label = "route=\"" + Metrics.escapedLabelValue(route) + "\""
         var requests = ""
         for (status, count) in snapshot.statuses.sorted(by: { $0.key < $1.key }) {
-            requests += "herald_http_requests_total{\(label),status=\"\(status)\"} \(count)\n"
+            requests += "\(prefix)_http_requests_total{\(label),status=\"\(status)\"} \(count)\n"
         }
         guard snapshot.count > 0 else { return (requests, "") }
         var duration = ""
         var cumulative = 0
         for (index, bound) in Metrics.latencyBuckets.enumerated() {
             cumulative += snapshot.buckets[index]
-            duration += "herald_http_request_duration_seconds_bucket{\(label),le=\"\(bound)\"} \(cumulative)\n"
+            duration += "\(prefix)_http_request_duration_seconds_bucket{\(label),le=\"\(bound)\"} \(cumulative)\n"
         }
-        duration += "herald_http_request_duration_seconds_bucket{\(label),le=\"+Inf\"} \(snapshot.count)\n"
-        duration += "herald_http_request_duration_seconds_sum{\(label)} \(snapshot.sum)\n"
-        duration += "herald_http_request_duration_seconds_count{\(label)} \(snapshot.count)\n"
+        duration += "\(prefix)_http_request_duration_seconds_bucket{\(label),le=\"+Inf\"} \(snapshot.count)\n"
+        duration += "\(prefix)_http_request_duration_seconds_sum{\(label)} \(snapshot.sum)\n"
+        duration += "\(prefix)_http_request_duration_seconds_count{\(label)} \(snapshot.count)\n"
         return (requests, duration)
     }
 }

@@ -1,4 +1,5 @@
 import Synchronization
+import TextSupport
 
 /// Passes at most `linesPerSecond` lines to the log and counts the rest, so a
 /// noisy source (libmicrohttpd under a flood of bad connections) cannot fill the disk.

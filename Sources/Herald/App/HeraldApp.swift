@@ -119,7 +119,7 @@ public final class HeraldApp: Sendable {
         accountSettings.addRoutes(to: &router)
         editor.addRoutes(to: &router)
         moderationController.addRoutes(to: &router)
-        MediaController(media: MediaStore(database: database)).addRoutes(to: &router)
+        MediaController(media: MediaLibrary(store: MediaStore(database: database))).addRoutes(to: &router)
         CrawlersController(
             articles: articles, sections: sections, clock: configuration.clock, baseURL: configuration.baseURL
         )
@@ -154,7 +154,7 @@ public final class HeraldApp: Sendable {
             to: &router)
         StaticController(files: try StaticFiles(root: configuration.publicDirectory)).addRoutes(to: &router)
 
-        let metrics = configuration.metricsEnabled ? Metrics() : nil
+        let metrics = configuration.metricsEnabled ? Metrics(prefix: "herald") : nil
         self.metrics = metrics
         if let metrics {
             Self.registerMetrics(
@@ -171,7 +171,9 @@ public final class HeraldApp: Sendable {
         // before any of our code reads them, compress what goes out, then find the reader,
         // refuse cross-site POSTs before any handler runs, and carry one-shot messages.
         let middleware: [(any Middleware<RequestContext>)?] = [
-            AccessLog(log: configuration.accessLog ? log : .silent) { routes.pattern(for: $0) },
+            AccessLog(log: configuration.accessLog ? log : .silent, secretPrefixes: Self.pathsWithSecrets) {
+                routes.pattern(for: $0)
+            },
             metrics.map { metrics in
                 RequestMetrics(metrics: metrics, routes: routes.patterns) { routes.pattern(for: $0) }
             },
@@ -204,6 +206,9 @@ public final class HeraldApp: Sendable {
         ]
         responder = Application(middleware: middleware.compactMap { $0 }, router: router) { _ in RequestContext() }
     }
+
+    /// Paths whose last segment is a mailed secret, never written to the access log.
+    static let pathsWithSecrets = ["/password/reset/", "/account/email/confirm/"]
 
     /// The series `/metrics` shows beyond requests: read from each part's own counters when shown.
     private static func registerMetrics(

@@ -1,5 +1,6 @@
 import HTTP
 import Mustache
+import TextSupport
 
 /// The newsroom desk (`/editor`): the list of every article, and the form to write, preview,
 /// schedule, publish and unpublish one. Every route needs the `editor` role. Both POSTs are
@@ -75,7 +76,7 @@ struct EditorController: Sendable {
     ]
 
     private static func shortTitle(_ title: String) -> String {
-        let line = SectionStore.singleLine(title)
+        let line = title.singleLine
         return line.count > 60 ? String(line.prefix(59)) + "…" : line
     }
 

@@ -5,7 +5,7 @@ import TextSupport
 /// is the content's hash, so a name never changes meaning: the ETag is the hash, and a browser
 /// holding it need not ask again (`immutable`).
 struct MediaController: Sendable {
-    let media: MediaStore
+    let media: MediaLibrary
 
     func addRoutes(to router: inout Router<RequestContext>) {
         router.get("/media/:name") { request, _ in try file(request) }
@@ -17,7 +17,7 @@ struct MediaController: Sendable {
         let name = request.parameters["name"] ?? ""
         guard let hash = MediaPaths.hash(ofName: name) else { throw Self.noSuchImage }
         let etag = "\"\(hash)\""
-        guard let file = try media.file(named: name) else { throw Self.noSuchImage }
+        guard let file = try media.image(named: name) else { throw Self.noSuchImage }
         var headers = HTTPHeaders()
         headers.add("ETag", etag)
         headers.add("Cache-Control", "public, max-age=31536000, immutable")

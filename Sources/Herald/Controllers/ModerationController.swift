@@ -1,5 +1,6 @@
 import HTTP
 import Mustache
+import TextSupport
 
 /// Reports from readers, and the moderators' work: `/moderation` (the queue and the record),
 /// hiding and restoring comments, dismissing reports, banning and unbanning accounts. Every POST
@@ -104,7 +105,7 @@ struct ModerationController: Sendable {
 
     /// " with the note “…”", naming what the action records, for its description.
     private static func withNote(_ note: String) -> String {
-        let line = SectionStore.singleLine(note)
+        let line = note.singleLine
         return line.isEmpty ? "" : " with the note “\(line.count > 80 ? String(line.prefix(79)) + "…" : line)”"
     }
 

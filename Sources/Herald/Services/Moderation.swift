@@ -1,3 +1,5 @@
+import TextSupport
+
 /// Moderation: readers report comments; moderators hide and restore them, dismiss reports, and
 /// ban or unban accounts; every action is recorded with who did it (a moderator, or `cli` for the
 /// command line). Knows nothing of HTTP.
@@ -176,7 +178,7 @@ final class Moderation: Sendable {
 
     /// One line, at most `maximumNoteCharacters`; nil when longer.
     private static func checkedNote(_ note: String) -> String? {
-        let line = SectionStore.singleLine(note)
+        let line = note.singleLine
         return line.count <= maximumNoteCharacters ? line : nil
     }
 }

@@ -149,20 +149,20 @@ final class Newsroom: Sendable {
         -> Checked
     {
         var problems: [ArticleSubmission.Field: String] = [:]
-        let title = SectionStore.singleLine(submission.title)
+        let title = submission.title.singleLine
         if !Self.titleCharacters.contains(title.count) {
             problems[.title] =
                 title.isEmpty ? "Give the article a title." : "The title is \(title.count) characters; at most 200."
         }
-        let summary = SectionStore.singleLine(submission.summary)
+        let summary = submission.summary.singleLine
         if !Self.summaryCharacters.contains(summary.count) {
             problems[.summary] = "The summary is \(summary.count) characters; at most 500."
         }
-        let section = SectionStore.singleLine(submission.section)
+        let section = submission.section.singleLine
         if section.count > SectionStore.maximumNameCharacters {
             problems[.section] = "A section name is at most \(SectionStore.maximumNameCharacters) characters."
         }
-        let byline = SectionStore.singleLine(submission.byline)
+        let byline = submission.byline.singleLine
         if !Self.bylineCharacters.contains(byline.count) {
             problems[.byline] = "The byline is \(byline.count) characters; at most 100."
         }
@@ -193,7 +193,7 @@ final class Newsroom: Sendable {
                 problems[.image] = error.description
             }
         }
-        let alt = SectionStore.singleLine(submission.imageAlt)
+        let alt = submission.imageAlt.singleLine
         if image != nil || submission.image != nil {
             if alt.isEmpty {
                 problems[.imageAlt] = "Describe the image for readers who cannot see it."

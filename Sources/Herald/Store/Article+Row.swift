@@ -1,3 +1,5 @@
+import TextSupport
+
 /// How an article is read from SQL: the one column list and the one row mapping every store uses.
 extension Article {
     /// The columns `init(row:)` reads, in its order, qualified so they also work in a join.
@@ -38,6 +40,6 @@ extension Article {
     func matches(_ incoming: IncomingArticle) -> Bool {
         title == incoming.title && summary == incoming.summary && body == incoming.body
             && author == incoming.author && publishedAt == incoming.publishedAt && originalURL == incoming.originalURL
-            && SectionStore.singleLine(section).lowercased() == SectionStore.singleLine(incoming.section).lowercased()
+            && section.singleLine.lowercased() == incoming.section.singleLine.lowercased()
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import HTTP
 import Synchronization
+import TextSupport
 
 /// The database: SQLite in the data directory by default, or a shared PostgreSQL server for
 /// sites that run several Herald servers. Stores see only this and `SQLConnection`.

@@ -1,6 +1,6 @@
 import Foundation
-import HTTP
 import Synchronization
+import TextSupport
 
 /// Searches published articles for every word of a query, through the database's own index
 /// (`SearchIndex`). Words are matched as substrings, case-insensitively, in title, summary or

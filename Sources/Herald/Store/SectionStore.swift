@@ -1,3 +1,5 @@
+import TextSupport
+
 /// A section of the site: its name as first written and its address (`/sections/{slug}`).
 public struct Section: Sendable, Equatable {
     public var slug: String
@@ -37,7 +39,7 @@ public final class SectionStore: Sendable {
     /// The section called `name`, made when none is yet; nil for an empty name (no section).
     /// Runs inside the caller's write transaction.
     static func resolve(_ name: String, _ connection: any SQLConnection) throws -> Section? {
-        let name = singleLine(name)
+        let name = name.singleLine
         guard !name.isEmpty else { return nil }
         let key = name.lowercased()
         if let row = try connection.query("SELECT slug, name FROM sections WHERE name_key = ?", [.text(key)]).first {
@@ -53,11 +55,6 @@ public final class SectionStore: Sendable {
         try connection.query(
             "INSERT INTO sections (slug, name, name_key) VALUES (?, ?, ?)", [.text(slug), .text(name), .text(key)])
         return Section(slug: slug, name: name)
-    }
-
-    /// Runs of whitespace as one space, none at either end.
-    static func singleLine(_ name: String) -> String {
-        name.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
     /// Migration 7: a section for each name the stored articles use, and their slugs set.

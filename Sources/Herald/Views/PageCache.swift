@@ -1,6 +1,7 @@
 import HTTP
 import Mustache
 import Synchronization
+import TextSupport
 
 /// Pages rendered once and served as bytes until the database changes (any committed write here)
 /// or a second passes (writes by another process, such as `herald import`, or another server).

@@ -1,5 +1,6 @@
 import HTTP
 import Synchronization
+import TextSupport
 
 /// The sections listed in every page's header: those with a published article. Read again when
 /// this server writes, or after a second (another server's writes; a scheduled article whose time
