@@ -26,6 +26,14 @@ enum RouteGuards {
     }
 }
 
+extension RoleRequirement {
+    /// The guard of a resumable POST: whether `user` holds the role its action declares (checked
+    /// for the live click and the resumed action alike, before the service checks it again).
+    func isMet(by user: User) -> Bool {
+        user.roles.grants(role)
+    }
+}
+
 extension RequestContext {
     /// The logged-in reader, for a handler behind a guard (which has already sent anyone else away).
     func signedIn() throws(HTTPError) -> User {

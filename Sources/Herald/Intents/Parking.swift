@@ -33,7 +33,7 @@ struct Parking: Sendable {
             guard let token = request.cookie(.session, secure: context.isSecure),
                 let account = try accounts.recentSessionOwner(token)
             else { return .refused("a file or a large form from a browser with no recent session") }
-            if let requirement = action.role, !account.roles.grants(requirement.role) {
+            if let requirement = action.role, !requirement.isMet(by: account) {
                 return .refused("a file or a large form for an action its account may not perform")
             }
             owner = "account:\(account.id)"

@@ -60,7 +60,7 @@ final class PendingActions: Sendable {
     private func perform(
         _ action: AnyResumableAction, _ form: KeptForm, by user: User, _ context: inout RequestContext, reply: Reply
     ) throws -> Response {
-        if let requirement = action.role, !user.roles.grants(requirement.role) {
+        if let requirement = action.role, !requirement.isMet(by: user) {
             return refusal(action, form, HTTPError(.forbidden, requirement.refusal), context)
         }
         do {
