@@ -7,7 +7,7 @@ import TestSupport
 
 @testable import Herald
 
-// Helpers for DiscoveryTests (SPEC "Discovery"): articles put straight into the store, search
+// Helpers for the discovery suites (SearchTests, CrawlerTests, OpenGraphTests, SiteIdentityTests, ScriptJSONTests; SPEC "Discovery"): articles put straight into the store, search
 // result pages read from their HTML hooks, a seeded random source for generated queries, and a
 // structural check of sitemap documents.
 

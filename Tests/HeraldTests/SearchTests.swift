@@ -6,11 +6,10 @@ import Testing
 
 @testable import Herald
 
-/// SPEC "Discovery" (issue #20): search, robots.txt and sitemaps, canonical links and Open Graph,
-/// the site's identity, and the JSON answers the page's script asks for. Every test runs on
-/// SQLite, and on PostgreSQL when `HERALD_TEST_DATABASE_URL` is set; search results are held to
-/// the same contract on both.
-@Suite struct DiscoveryTests {
+/// SPEC "Discovery", search (issue #20): what is found, snippets, the form and its limits, every
+/// character taken literally, and generated queries checked against a model of the contract. On
+/// SQLite, and on PostgreSQL when `HERALD_TEST_DATABASE_URL` is set.
+@Suite struct SearchTests {
     // MARK: Search: what is found
 
     /// An article is found when it holds every word (a substring, ASCII case ignored) in its
@@ -127,7 +126,9 @@ import Testing
         }
         _ = try reader.submitLikeForm(slug)
         let token = try reader.formToken(on: "/articles/\(slug)")
-        #expect(try reader.post("/articles/\(slug)/comments", form: [("csrf_token", token), ("body", "quokka!")]).status == 303)
+        #expect(
+            try reader.post("/articles/\(slug)/comments", form: [("csrf_token", token), ("body", "quokka!")]).status
+                == 303)
         #expect(searchHits(in: try reader.get(searchPath("quokka")).text).isEmpty, "comments are not searched")
         #expect(searchHits(in: try reader.get(searchPath("wombat")).text).map(\.slug) == [slug])
 
@@ -367,7 +368,9 @@ import Testing
         let articles = [
             SearchableArticle(
                 title: "Say cheese",
-                body: #"The sign read "cheese" in C++ and C#; e-mail foo:bar (paren) x^2 O'Brien wild*card NEAR the door."#),
+                body:
+                    #"The sign read "cheese" in C++ and C#; e-mail foo:bar (paren) x^2 O'Brien wild*card NEAR the door."#
+            ),
             SearchableArticle(title: "Wildlife", body: "wildlife and wildcats"),
             SearchableArticle(title: "Cats and dogs", body: "cats and dogs, for nothing"),
             SearchableArticle(title: "Only cats", body: "cats sleeping here"),
@@ -465,7 +468,8 @@ import Testing
         let thirteen = try reader.get(searchPath((words + ["mike"]).joined(separator: " ")))
         #expect(
             (400..<500).contains(thirteen.status) || searchHits(in: thirteen.text).isEmpty,
-            "“\((words + ["mike"]).joined(separator: " "))” answered \(thirteen.status) listing an article without “mike”")
+            "“\((words + ["mike"]).joined(separator: " "))” answered \(thirteen.status) listing an article without “mike”"
+        )
         let mikeFirst = try reader.get(searchPath((["mike"] + words).joined(separator: " ")))
         #expect((400..<500).contains(mikeFirst.status) || searchHits(in: mikeFirst.text).isEmpty)
     }
@@ -484,14 +488,19 @@ import Testing
         var articles: [SearchableArticle] = []
         for index in 0..<30 {
             func text(_ range: ClosedRange<Int>) -> String {
-                (0..<Int.random(in: range, using: &random)).map { _ in GeneratedQueries.corpusTokens.randomElement(using: &random)! }
-                    .joined(separator: " ")
+                (0..<Int.random(in: range, using: &random)).map { _ in
+                    GeneratedQueries.corpusTokens.randomElement(using: &random)!
+                }
+                .joined(separator: " ")
             }
             articles.append(
                 SearchableArticle(
                     title: "Story \(index) " + text(1...3), summary: text(0...4), body: text(2...12), age: 60 * index))
         }
-        articles.append(SearchableArticle(title: "Unpublished future story", body: GeneratedQueries.corpusTokens.joined(separator: " "), age: -86_400))
+        articles.append(
+            SearchableArticle(
+                title: "Unpublished future story", body: GeneratedQueries.corpusTokens.joined(separator: " "),
+                age: -86_400))
         let slugs = try app.publish(articles)
         let published = Array(articles.dropLast())
         let reader = app.client()
@@ -528,7 +537,9 @@ import Testing
                 if response.status != 400 { fail("over 200 characters, expected 400") }
                 continue
             }
-            if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !$0.properties.isWhitespace }) {
+            if text.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .control && !$0.properties.isWhitespace
+            }) {
                 if response.status != 200 && response.status != 400 { fail("expected 200 or 400") }
                 continue
             }
@@ -603,520 +614,6 @@ import Testing
             #expect(form?.contains(#"name="q""#) == true, "\(path)")
         }
     }
-
-    // MARK: robots.txt and sitemaps
-
-    @Test func robotsTxtDisallowsPrivatePagesAndNamesTheSitemap() throws {
-        for base in ["https://news.example", nil] {
-            let app = try TestApp(server: false, demo: false) { $0.baseURL = base }
-            let response = try app.client().get("/robots.txt")
-            #expect(response.status == 200)
-            #expect(response["Content-Type"]?.hasPrefix("text/plain") == true)
-            let lines = response.text.split(whereSeparator: \.isNewline).map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }
-            #expect(lines.first == "User-agent: *")
-            for path in ["/login", "/register", "/account", "/editor", "/moderation", "/me/"] {
-                #expect(lines.contains("Disallow: \(path)"), "\(path) is not disallowed")
-            }
-            #expect(!lines.contains("Disallow: /"), "the site itself is open to crawlers")
-            #expect(!lines.contains { $0.hasPrefix("Disallow: /articles") })
-            let sitemap = lines.filter { $0.lowercased().hasPrefix("sitemap:") }
-            #expect(sitemap.count == 1)
-            let expected = (base ?? "http://\(TestApp.inProcessHost)") + "/sitemap.xml"
-            #expect(sitemap.first == "Sitemap: \(expected)", "\(sitemap)")
-        }
-    }
-
-    /// `/sitemap.xml` lists the front page, sections and published articles with `<lastmod>`,
-    /// never drafts or scheduled ones, as the sitemap schema has it.
-    @Test func sitemapListsPublishedArticlesAndSectionsNotDrafts() throws {
-        let base = "https://news.example"
-        let app = try TestApp(server: false, demo: false) { $0.baseURL = base }
-        let now = app.configuration.clock.now()
-        let slugs = try app.publish([
-            SearchableArticle(title: "World one", body: "x", section: "World News", age: 7_200),
-            SearchableArticle(title: "Arts one", body: "x", section: "Arts & Culture", age: 3_600),
-            SearchableArticle(title: "No section", body: "x", age: 60),
-            SearchableArticle(title: "Imported for tomorrow", body: "x", section: "Tomorrow Desk", age: -86_400),
-        ])
-        let editor = try app.editor()
-        let draft = try editor.newArticle(ArticleForm(title: "Secret draft", section: "Secret Desk", body: "x"))
-        let scheduled = try editor.newArticle(
-            ArticleForm(
-                title: "Secret scheduled", section: "Secret Desk", body: "x", publishAt: iso8601(now + 7_200),
-                action: "publish"))
-        let hidden = [try editor.articleSlug(draft), try editor.articleSlug(scheduled), slugs["Imported for tomorrow"]!]
-
-        let response = try app.client().get("/sitemap.xml")
-        #expect(response.status == 200)
-        #expect(response["Content-Type"]?.hasPrefix("application/xml") == true, "\(response["Content-Type"] ?? "")")
-        let document = SitemapDocument.parse(response.body)
-        let problems = document.schemaProblems(root: "urlset", entry: "url", fields: urlsetFields, base: base)
-        #expect(problems.isEmpty, "\(problems)\n\(response.text.prefix(600))")
-        let locations = document.locations
-        #expect(locations.count == Set(locations).count, "a URL is listed twice")
-        var expected: Set<String> = [base + "/", base + "/sections/world-news", base + "/sections/arts-culture"]
-        for title in ["World one", "Arts one", "No section"] { expected.insert(base + "/articles/" + slugs[title]!) }
-        #expect(Set(locations) == expected, "\(locations)")
-        for slug in hidden { #expect(!response.text.contains(slug), "\(slug) is not public") }
-        #expect(!response.text.contains("/sections/secret-desk") && !response.text.contains("/sections/tomorrow-desk"))
-        // Articles carry their last change; it says when.
-        let lastModified = document.lastModified
-        let parser = ISO8601DateFormatter()
-        for (title, age) in [("World one", 7_200), ("Arts one", 3_600), ("No section", 60)] {
-            let loc = base + "/articles/" + slugs[title]!
-            let text = try #require(lastModified[loc], "no lastmod for \(title)")
-            let date = try #require(parser.date(from: text), "\(text)")
-            #expect(Int(date.timeIntervalSince1970) == now - age, "\(title): \(text)")
-        }
-
-        // Without a base URL the addresses are still absolute, from the request's Host.
-        let plain = try TestApp(server: false, demo: false)
-        try plain.publish([SearchableArticle(title: "Local", body: "x")])
-        let local = SitemapDocument.parse(try plain.client().get("/sitemap.xml").body)
-        let host = "http://\(TestApp.inProcessHost)"
-        #expect(local.schemaProblems(root: "urlset", entry: "url", fields: urlsetFields, base: host).isEmpty)
-        #expect(local.locations.count == 2)
-    }
-
-    /// Past 50,000 addresses `/sitemap.xml` is a sitemap index of files of at most 50,000 each,
-    /// together listing every one. 50,001 articles are put in with one SQL statement.
-    @Test func sitemapBecomesAnIndexPast50000URLs() throws {
-        let base = "https://news.example"
-        let app = try TestApp(server: false, demo: false) { $0.baseURL = base }
-        let now = app.configuration.clock.now()
-        let clock = ContinuousClock()
-        func insert(_ range: ClosedRange<Int>) throws {
-            let select = """
-                SELECT 'bulk-' || i, 'Bulk ' || i, '', 'body ' || i, 'Desk', \(now - 10) - i, \(now)
-                """
-            let sql: String
-            switch app.app.database.dialect {
-            case .sqlite:
-                sql = """
-                    WITH RECURSIVE n(i) AS (SELECT \(range.lowerBound) UNION ALL SELECT i + 1 FROM n WHERE i < \(range.upperBound))
-                    INSERT INTO articles (slug, title, summary, body, author, published_at, updated_at)
-                    \(select) FROM n
-                    """
-            case .postgres:
-                sql = """
-                    INSERT INTO articles (slug, title, summary, body, author, published_at, updated_at)
-                    \(select) FROM generate_series(\(range.lowerBound), \(range.upperBound)) AS i
-                    """
-            }
-            try app.app.database.write { try $0.execute(sql) }
-        }
-        let inserting = clock.measure { try? insert(1...49_999) }
-        #expect(try app.app.articles.publishedCount(now: now) == 49_999, "the insert did not happen")
-
-        // 49,999 articles and the front page: exactly 50,000 addresses, still one file.
-        var fetching = clock.now
-        let single = try app.client().get("/sitemap.xml")
-        let fetchSingle = clock.now - fetching
-        #expect(single.status == 200)
-        let singleDocument = SitemapDocument.parse(single.body)
-        #expect(
-            singleDocument.schemaProblems(root: "urlset", entry: "url", fields: urlsetFields, base: base).isEmpty)
-        #expect(singleDocument.entries.count == 50_000)
-
-        let insertingMore = clock.measure { try? insert(50_000...50_001) }
-        fetching = clock.now
-        let index = try app.client().get("/sitemap.xml")
-        #expect(index.status == 200)
-        let indexDocument = SitemapDocument.parse(index.body)
-        let indexProblems = indexDocument.schemaProblems(
-            root: "sitemapindex", entry: "sitemap", fields: sitemapIndexFields, base: base)
-        #expect(indexProblems.isEmpty, "\(indexProblems)\n\(index.text.prefix(600))")
-        let files = indexDocument.locations
-        #expect(files.count >= 2, "\(files)")
-        var articleLocations: [String] = []
-        var homeListed = false
-        for file in files {
-            let path = String(file.dropFirst(base.count))
-            let response = try app.client().get(path)
-            #expect(response.status == 200, "\(path)")
-            #expect(response["Content-Type"]?.hasPrefix("application/xml") == true)
-            let document = SitemapDocument.parse(response.body)
-            let problems = document.schemaProblems(root: "urlset", entry: "url", fields: urlsetFields, base: base)
-            #expect(problems.isEmpty, "\(path): \(problems.prefix(3))")
-            #expect(document.entries.count <= 50_000 && !document.entries.isEmpty, "\(path)")
-            for loc in document.locations {
-                if loc == base + "/" { homeListed = true } else { articleLocations.append(loc) }
-            }
-        }
-        let fetchIndex = clock.now - fetching
-        #expect(homeListed, "the front page is in one of the files")
-        #expect(articleLocations.count == 50_001, "\(articleLocations.count) article addresses across the files")
-        #expect(Set(articleLocations).count == 50_001, "an article is in two files")
-        #expect(try app.client().get("/sitemaps/articles-\(files.count + 1).xml").status == 404)
-        #expect(try app.client().get("/sitemaps/articles-0.xml").status == 404)
-        #expect(try app.client().get("/sitemaps/nothing.xml").status == 404)
-        print(
-            "sitemap index: inserting 49,999 articles took \(inserting), 2 more \(insertingMore); "
-                + "the 50,000-address sitemap \(fetchSingle); the index and its \(files.count) files \(fetchIndex)")
-    }
-
-    // MARK: Canonical links, descriptions, Open Graph
-
-    /// An article published with a summary and a lead image, its title full of characters that
-    /// need escaping.
-    private func publishPictured(_ app: TestApp, title: String, summary: String) throws -> (
-        slug: String, imagePath: String
-    ) {
-        let editor = try app.editor("photodesk")
-        let token = try editor.formToken(on: "/editor/articles/new")
-        let form = ArticleForm(
-            title: title, summary: summary, section: "World News", body: "The body.", imageAlt: "A gradient",
-            action: "publish")
-        let created = try editor.postMultipart(
-            "/editor/articles",
-            form.multipart(
-                csrfToken: token, image: ("lead.png", "image/png", PNGFile.rgb(width: 30, height: 20))))
-        let id = try #require(editedArticleID(created["Location"]), "publishing gave \(created.status)")
-        let slug = try editor.articleSlug(id)
-        let page = try app.client().get("/articles/\(slug)").text
-        let src = try #require(
-            firstMatch(#"<figure class="lead-image"><img src="([^"]+)""#, in: page), "no lead image on the page")
-        return (slug, src)
-    }
-
-    @Test func articlePagesCarryCanonicalDescriptionAndOpenGraphFromTheBaseURL() throws {
-        let base = "https://news.example"
-        let app = try TestApp(server: false, demo: false) { $0.baseURL = base }
-        let title = #"Ferries "sail" <again> & O'Neill waves"#
-        let summary = #"Both routes run again — "finally" <b>."#
-        let (slug, imagePath) = try publishPictured(app, title: title, summary: summary)
-        #expect(imagePath.hasPrefix("/media/"))
-        let canonical = base + "/articles/\(slug)"
-
-        // The Host a request names changes nothing: absolute URLs come from the configuration.
-        for headers in [[], [("Host", "evil.example")]] {
-            let page = try app.client().get("/articles/\(slug)", headers: headers).text
-            #expect(canonicalLinks(in: page) == [canonical])
-            #expect(metaName("description", in: page).map(unescapeHTML) == [summary])
-            #expect(metaProperties("og:title", in: page).map(unescapeHTML) == [title])
-            #expect(metaProperties("og:description", in: page).map(unescapeHTML) == [summary])
-            #expect(metaProperties("og:url", in: page) == [canonical])
-            #expect(metaProperties("og:type", in: page) == ["article"])
-            #expect(metaProperties("og:image", in: page) == [base + imagePath])
-            let published = metaProperties("article:published_time", in: page)
-            #expect(published.count == 1)
-            #expect(published.first.flatMap { ISO8601DateFormatter().date(from: $0) } != nil, "\(published)")
-            #expect(!page.contains("evil.example"))
-            // The title and summary are escaped inside the attributes (no attribute breaks out).
-            #expect(!page.contains(#"content="Ferries "sail""#))
-            #expect(page.contains(#"<meta property="og:title" content="Ferries &quot;sail&quot; &lt;again&gt; &amp; O&#39;Neill waves">"#))
-        }
-
-        // No summary, no image: no og:description and no og:image, but still a description.
-        let editor = try app.editor("plaindesk")
-        let plain = try editor.articleSlug(
-            try editor.newArticle(ArticleForm(title: "Plain story", body: "Words only.", action: "publish")))
-        let page = try app.client().get("/articles/\(plain)").text
-        #expect(canonicalLinks(in: page) == [base + "/articles/\(plain)"])
-        #expect(metaProperties("og:description", in: page).isEmpty)
-        #expect(metaProperties("og:image", in: page).isEmpty)
-        #expect(metaName("description", in: page).count == 1)
-        #expect(metaName("description", in: page).first?.isEmpty == false)
-        #expect(metaProperties("og:type", in: page) == ["article"])
-    }
-
-    @Test func withoutABaseURLThereIsNoCanonicalNoOgURLAndNoOgImage() throws {
-        let app = try TestApp(server: false, demo: false)
-        let (slug, _) = try publishPictured(app, title: "Pictured, no base", summary: "A summary.")
-        for path in ["/articles/\(slug)", "/", "/sections/world-news"] {
-            let page = try app.client().get(path, headers: [("Host", "news.example")]).text
-            #expect(canonicalLinks(in: page).isEmpty, "\(path)")
-            #expect(!page.contains("rel=\"canonical\""), "\(path)")
-            #expect(metaProperties("og:url", in: page).isEmpty, "\(path)")
-            #expect(metaProperties("og:image", in: page).isEmpty, "\(path)")
-            #expect(!page.contains("http://news.example") && !page.contains("https://news.example"), "\(path)")
-            #expect(metaName("description", in: page).count == 1, "\(path)")
-        }
-        let page = try app.client().get("/articles/\(slug)").text
-        #expect(metaProperties("og:title", in: page) == ["Pictured, no base"])
-        #expect(metaProperties("og:description", in: page) == ["A summary."])
-        #expect(metaProperties("og:type", in: page) == ["article"])
-        #expect(metaProperties("article:published_time", in: page).count == 1)
-    }
-
-    @Test func frontAndSectionPagesCarryCanonicalAndDescription() throws {
-        let base = "https://news.example"
-        let app = try TestApp(server: false, demo: false) { $0.baseURL = base }
-        try app.publish(
-            (1...25).map { SearchableArticle(title: "World story \($0)", body: "x", section: "World News", age: $0 * 60) })
-        let reader = app.client()
-        let cases: [(String, String)] = [
-            ("/", base + "/"), ("/?page=2", base + "/?page=2"), ("/sections/world-news", base + "/sections/world-news"),
-            ("/sections/world-news?page=2", base + "/sections/world-news?page=2"),
-        ]
-        for (path, canonical) in cases {
-            let response = try reader.get(path)
-            #expect(response.status == 200, "\(path)")
-            #expect(canonicalLinks(in: response.text) == [canonical], "\(path)")
-            let description = metaName("description", in: response.text)
-            #expect(description.count == 1 && description.first?.isEmpty == false, "\(path)")
-        }
-        let section = try reader.get("/sections/world-news").text
-        #expect(metaName("description", in: section).first?.contains("World News") == true)
-        // Logged in, the same (a reader's copy is not the cached one).
-        let member = try app.reader("member")
-        #expect(canonicalLinks(in: try member.get("/").text) == [base + "/"])
-    }
-
-    // MARK: Site identity
-
-    @Test func theSiteIdentityNamesEveryPageAndTheFeeds() throws {
-        let app = try TestApp(server: false, demo: false) {
-            $0.site.name = "Bits & Bytes Daily"
-            $0.site.description = "Small news, <well> told."
-            $0.site.language = "fr-CA"
-        }
-        let slugs = try app.publish([SearchableArticle(title: "Bonjour", body: "x", section: "World News")])
-        let slug = try #require(slugs["Bonjour"])
-        let name = "Bits &amp; Bytes Daily"
-        for path in ["/", "/articles/\(slug)", "/login", "/search?q=bonjour", "/sections/world-news", "/missing"] {
-            let html = try app.client().get(path).text
-            #expect(html.contains("<html lang=\"fr-CA\">"), "\(path)")
-            #expect(firstMatch(#"<title>(.*?)</title>"#, in: html)?.hasSuffix(" — \(name)") == true, "\(path)")
-            #expect(html.contains("<a class=\"brand\" href=\"/\">\(name)</a>"), "\(path)")
-            let footer = firstMatch(#"(?s)(<footer class="site-footer">.*?</footer>)"#, in: html) ?? ""
-            #expect(footer.contains(name) && footer.contains("Small news, &lt;well&gt; told."), "\(path)")
-            #expect(!html.contains(">Herald<"), "\(path)")
-        }
-        #expect(try app.client().get("/articles/\(slug)").text.contains("<title>Bonjour — \(name)</title>"))
-        #expect(metaName("description", in: try app.client().get("/").text) == ["Small news, &lt;well&gt; told."])
-        let feed = try app.client().get("/feed.atom").text
-        #expect(firstMatch(#"<title>(.*?)</title>"#, in: feed) == name)
-        let sectionFeed = try app.client().get("/sections/world-news/feed.atom").text
-        #expect(firstMatch(#"<title>(.*?)</title>"#, in: sectionFeed) == name + ": World News")
-
-        // The defaults.
-        let plain = try TestApp(server: false, demo: false)
-        let html = try plain.client().get("/").text
-        #expect(html.contains("<html lang=\"en\">"))
-        #expect(html.contains("<a class=\"brand\" href=\"/\">Herald</a>"))
-        #expect(firstMatch(#"<title>(.*?)</title>"#, in: try plain.client().get("/feed.atom").text) == "Herald")
-    }
-
-    @Test func theSiteIdentityComesFromTheEnvironmentAndFlagsWin() throws {
-        let environment = [
-            "HERALD_SITE_NAME": "Le Quotidien", "HERALD_SITE_DESCRIPTION": "Des nouvelles, chaque jour.",
-            "HERALD_LANGUAGE": "fr",
-        ]
-        let (_, fromEnvironment) = try CommandLineArguments.parse(["serve"], environment: environment)
-        #expect(fromEnvironment.site.name == "Le Quotidien")
-        #expect(fromEnvironment.site.description == "Des nouvelles, chaque jour.")
-        #expect(fromEnvironment.site.language == "fr")
-        let (_, fromFlags) = try CommandLineArguments.parse(
-            ["serve", "--site-name", "Die Zeitung", "--site-description", "Nachrichten.", "--language", "de-CH"],
-            environment: environment)
-        #expect(fromFlags.site.name == "Die Zeitung")
-        #expect(fromFlags.site.description == "Nachrichten.")
-        #expect(fromFlags.site.language == "de-CH")
-        let (_, oneFlag) = try CommandLineArguments.parse(["serve", "--language", "fr-BE"], environment: environment)
-        #expect(oneFlag.site.name == "Le Quotidien" && oneFlag.site.language == "fr-BE")
-        for tag in ["en", "zh-Hant", "sr-Latn-RS", "es-419", "EN-gb"] {
-            #expect(throws: Never.self, "\(tag)") { try CommandLineArguments.parse(["serve", "--language", tag], environment: [:]) }
-        }
-
-        // What was parsed is what the pages say.
-        let app = try TestApp(server: false, demo: false) { $0.site = fromEnvironment.site }
-        let html = try app.client().get("/").text
-        #expect(html.contains("<html lang=\"fr\">"))
-        #expect(html.contains("<a class=\"brand\" href=\"/\">Le Quotidien</a>"))
-        #expect(html.contains(" — Le Quotidien</title>"))
-        #expect(html.contains("Des nouvelles, chaque jour."))
-    }
-
-    static let invalidIdentities: [([String], [String: String])] = [
-        (["serve", "--site-name", ""], [:]),
-        (["serve", "--site-name", "   "], [:]),
-        (["serve", "--site-name", String(repeating: "n", count: 81)], [:]),
-        (["serve", "--site-name", "bell\u{7}name"], [:]),
-        (["serve", "--site-name"], [:]),
-        (["serve", "--site-description", String(repeating: "d", count: 301)], [:]),
-        (["serve", "--language", "en_US!"], [:]),
-        (["serve", "--language", "en_US"], [:]),
-        (["serve", "--language", ""], [:]),
-        (["serve", "--language", "e"], [:]),
-        (["serve", "--language", "en-"], [:]),
-        (["serve", "--language", "fr CA"], [:]),
-        (["serve", "--language", "en-thisistoolong"], [:]),
-        (["serve", "--language", "<script>"], [:]),
-        (["serve"], ["HERALD_SITE_NAME": " \t "]),
-        (["serve"], ["HERALD_SITE_NAME": String(repeating: "n", count: 81)]),
-        (["serve"], ["HERALD_SITE_DESCRIPTION": String(repeating: "d", count: 301)]),
-        (["serve"], ["HERALD_LANGUAGE": "en_US!"]),
-        (["serve"], ["HERALD_LANGUAGE": "français"]),
-    ]
-
-    @Test(arguments: invalidIdentities)
-    func anInvalidSiteIdentityIsAUsageError(arguments: [String], environment: [String: String]) {
-        #expect(throws: UsageError.self, "\(arguments) \(environment)") {
-            try CommandLineArguments.parse(arguments, environment: environment)
-        }
-    }
-
-    // MARK: JSON for the page's script
-
-    private func json(_ response: TestResponse) throws -> [String: Any] {
-        #expect(response["Content-Type"]?.hasPrefix("application/json") == true, "\(response["Content-Type"] ?? "")")
-        return try #require(
-            try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-            "not a JSON object: \(response.text.prefix(200))")
-    }
-
-    private static let acceptJSON = [("Accept", "application/json")]
-
-    private func post(
-        _ client: any HTTPTestClient, _ path: String, on slug: String, _ fields: [(String, String)] = [],
-        headers: [(String, String)] = acceptJSON
-    ) throws -> TestResponse {
-        let token = try client.formToken(on: "/articles/\(slug)")
-        return try client.post(path, form: [("csrf_token", token)] + fields, headers: headers)
-    }
-
-    @Test func aLikeAskedForAsJSONAnswersWithTheStateAndCount() throws {
-        let app = try TestApp(server: false, demo: false)
-        let slug = try #require(try app.publish([SearchableArticle(title: "Likeable", body: "x")])["Likeable"])
-        let first = try app.reader("first-fan")
-        let second = try app.reader("second-fan")
-
-        let liked = try post(first, "/articles/\(slug)/like", on: slug)
-        #expect(liked.status == 200)
-        var state = try json(liked)
-        #expect(state["liked"] as? Bool == true && state["count"] as? Int == 1, "\(state)")
-        #expect(Set(state.keys) == ["liked", "count"])
-        state = try json(try post(first, "/articles/\(slug)/like", on: slug))
-        #expect(state["liked"] as? Bool == true && state["count"] as? Int == 1, "liking twice counts once: \(state)")
-        state = try json(try post(second, "/articles/\(slug)/like", on: slug))
-        #expect(state["liked"] as? Bool == true && state["count"] as? Int == 2, "\(state)")
-        let unliked = try post(first, "/articles/\(slug)/unlike", on: slug)
-        #expect(unliked.status == 200)
-        state = try json(unliked)
-        #expect(state["liked"] as? Bool == false && state["count"] as? Int == 1, "\(state)")
-        state = try json(try post(first, "/articles/\(slug)/unlike", on: slug))
-        #expect(state["liked"] as? Bool == false && state["count"] as? Int == 1, "\(state)")
-
-        // The page agrees, and no flash is left over for a redirect that never happened.
-        let page = try first.get("/articles/\(slug)").text
-        #expect(page.contains("data-like-count=\"1\""))
-        #expect(page.contains("action=\"/articles/\(slug)/like\""))
-        #expect(flashText(in: page) == nil, "\(flashText(in: page) ?? "")")
-
-        // A browser's own navigation (HTML first) still gets the 303.
-        for accept in ["text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "text/html, application/json"] {
-            let response = try post(first, "/articles/\(slug)/like", on: slug, headers: [("Accept", accept)])
-            #expect(response.status == 303, "Accept: \(accept)")
-            #expect(response["Location"] == "/articles/\(slug)")
-        }
-        let preferring = try post(
-            second, "/articles/\(slug)/unlike", on: slug, headers: [("Accept", "application/json, text/html;q=0.9")])
-        #expect(preferring.status == 200)
-        #expect(try json(preferring)["liked"] as? Bool == false)
-
-        // An unknown article: 404, said in JSON.
-        let missing = try post(first, "/articles/no-such-article/like", on: slug)
-        #expect(missing.status == 404)
-        #expect((try json(missing)["error"] as? String)?.isEmpty == false)
-    }
-
-    @Test func aCommentAskedForAsJSONAnswersWithItsIdAndHTML() throws {
-        let app = try TestApp(server: false, demo: false)
-        let slug = try #require(try app.publish([SearchableArticle(title: "Talk", body: "x")])["Talk"])
-        let reader = try app.reader("talker")
-        let posted = try post(reader, "/articles/\(slug)/comments", on: slug, [("body", "Hello <world> & \"you\"")])
-        #expect(posted.status == 200)
-        let answer = try json(posted)
-        let id = try #require(answer["id"] as? Int, "\(answer)")
-        let html = try #require(answer["html"] as? String)
-        #expect(answer["parent"] == nil || answer["parent"] is NSNull, "a top-level comment has no parent")
-        #expect(html.hasPrefix("<li"), "\(html.prefix(80))")
-        #expect(html.contains("id=\"comment-\(id)\""))
-        #expect(html.contains("Hello &lt;world&gt; &amp; &quot;you&quot;"), "\(html)")
-        #expect(html.contains(">talker</a>"))
-        #expect(html.contains("action=\"/comments/\(id)/delete\""), "the author's delete form")
-        #expect(!html.contains("<world>"))
-        let page = try reader.get("/articles/\(slug)").text
-        #expect(page.contains("id=\"comment-\(id)\""))
-        #expect(flashText(in: page) == nil)
-
-        let reply = try post(
-            reader, "/articles/\(slug)/comments", on: slug, [("body", "A reply."), ("parent", String(id))])
-        #expect(reply.status == 200)
-        let replied = try json(reply)
-        let replyID = try #require(replied["id"] as? Int)
-        #expect(replied["parent"] as? Int == id, "\(replied)")
-        let replyHTML = try #require(replied["html"] as? String)
-        #expect(replyHTML.hasPrefix("<li") && replyHTML.contains("id=\"comment-\(replyID)\""))
-        #expect(replyHTML.contains("data-parent=\"\(id)\""))
-    }
-
-    @Test func aRefusedCommentAskedForAsJSONIs422WithTheError() throws {
-        let app = try TestApp(server: false, demo: false)
-        let slug = try #require(try app.publish([SearchableArticle(title: "Quiet", body: "x")])["Quiet"])
-        let reader = try app.reader("mute")
-        let empty = try post(reader, "/articles/\(slug)/comments", on: slug, [("body", "  \r\n ")])
-        #expect(empty.status == 422)
-        let emptyError = try #require(try json(empty)["error"] as? String)
-        #expect(emptyError.contains("empty"), "\(emptyError)")
-        let long = try post(reader, "/articles/\(slug)/comments", on: slug, [("body", String(repeating: "é", count: 2001))])
-        #expect(long.status == 422)
-        #expect((try json(long)["error"] as? String)?.contains("2000") == true)
-        let badParent = try post(
-            reader, "/articles/\(slug)/comments", on: slug, [("body", "Orphan."), ("parent", "999999")])
-        #expect((400..<500).contains(badParent.status))
-        #expect((try json(badParent)["error"] as? String)?.isEmpty == false)
-        #expect(!(try reader.get("/articles/\(slug)").text.contains("class=\"comment-list\"")), "nothing was posted")
-    }
-
-    /// An anonymous click asking for JSON is still captured: 303 to /login, performed after login.
-    @Test func anAnonymousLikeAskingForJSONStillTakesTheFormPath() throws {
-        let app = try TestApp(server: false, demo: false)
-        let slug = try #require(try app.publish([SearchableArticle(title: "Later", body: "x")])["Later"])
-        _ = try app.client().register("returning")
-        let anonymous = app.client()
-        let response = try post(anonymous, "/articles/\(slug)/like", on: slug)
-        #expect(response.status == 303)
-        #expect(response["Location"] == "/login")
-        #expect(anonymous.cookies["herald_intent"] != nil, "the intent is captured")
-        #expect(try anonymous.get("/login").text.contains("Log in to like “Later”"))
-        let loggedIn = try anonymous.login("returning")
-        #expect(loggedIn.status == 303)
-        #expect(loggedIn["Location"] == "/articles/\(slug)")
-        let page = try anonymous.get("/articles/\(slug)").text
-        #expect(page.contains("data-like-count=\"1\""))
-        #expect(page.contains("action=\"/articles/\(slug)/unlike\""))
-
-        let commenter = app.client()
-        let comment = try post(commenter, "/articles/\(slug)/comments", on: slug, [("body", "Kept for later.")])
-        #expect(comment.status == 303)
-        #expect(comment["Location"] == "/login")
-    }
-
-    /// The page's one script comes from /static/ (no inline script), and the CSP allows it.
-    @Test func theScriptComesFromStaticAndTheCSPAllowsIt() throws {
-        let app = try TestApp(server: false)
-        let slug = try app.firstSlug()
-        let reader = try app.reader("scripted")
-        for path in ["/", "/articles/\(slug)", "/search?q=the"] {
-            let response = try reader.get(path)
-            let scripts = captureGroups(#"(?s)<script([^>]*)>(.*?)</script>"#, in: response.text)
-            #expect(!scripts.isEmpty, "\(path)")
-            for script in scripts {
-                #expect(script[0].contains("src=\"/static/"), "\(path): \(script[0])")
-                #expect(script[1].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(path): inline script")
-            }
-            let policy = response["Content-Security-Policy"] ?? ""
-            #expect(policy.contains("default-src 'self'") || policy.contains("script-src 'self'"), "\(policy)")
-            #expect(!policy.contains("unsafe-inline"))
-        }
-        let script = try reader.get("/static/js/herald.js")
-        #expect(script.status == 200)
-        #expect(script["Content-Type"]?.contains("javascript") == true, "\(script["Content-Type"] ?? "")")
-    }
 }
 
 /// What the contract says a query finds among `articles`: those holding every word of it (split
@@ -1189,7 +686,8 @@ enum GeneratedQueries {
             var text = ""
             for index in 0..<count {
                 if index > 0 {
-                    text += Int.random(in: 0..<4, using: &random) == 0
+                    text +=
+                        Int.random(in: 0..<4, using: &random) == 0
                         ? whitespace.randomElement(using: &random)! : " "
                 }
                 text += token()
@@ -1204,7 +702,9 @@ enum GeneratedQueries {
             return .text((0..<Int.random(in: 2...4, using: &random)).map { _ in token() }.joined())
         case 13..<15:
             return .text(
-                String((0..<Int.random(in: 1...14, using: &random)).map { _ in characters.randomElement(using: &random)! }))
+                String(
+                    (0..<Int.random(in: 1...14, using: &random)).map { _ in characters.randomElement(using: &random)! })
+            )
         case 15:
             // Around the 200-character limit.
             let length = Int.random(in: 190...215, using: &random)
