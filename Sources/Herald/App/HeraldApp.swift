@@ -145,6 +145,12 @@ public final class HeraldApp: Sendable {
             }
         ).addRoutes(to: &router)
         EmailConfirmationController(accounts: accounts, views: views, emailMail: emailMail).addRoutes(to: &router)
+        LoginLinkController(
+            accounts: accounts, views: views, afterLogin: afterLogin,
+            mail: mailer.map {
+                LoginLinkMail(mailer: $0, siteName: configuration.site.name, baseURL: mailBaseURL, log: log)
+            }
+        ).addRoutes(to: &router)
         ProfilesController(
             profiles: Profiles(store: ProfileStore(database: database), clock: configuration.clock), views: views
         )
@@ -208,7 +214,7 @@ public final class HeraldApp: Sendable {
     }
 
     /// Paths whose last segment is a mailed secret, never written to the access log.
-    static let pathsWithSecrets = ["/password/reset/", "/account/email/confirm/"]
+    static let pathsWithSecrets = ["/password/reset/", "/account/email/confirm/", "/login/link/"]
 
     /// The series `/metrics` shows beyond requests: read from each part's own counters when shown.
     private static func registerMetrics(
