@@ -176,7 +176,12 @@ public final class HeraldApp: Sendable {
             CrossOriginProtection(tokens: CSRFTokens(keys: keys), baseURL: configuration.baseURL),
             FlashMessages(keys: keys),
         ]
-        responder = Application(middleware: middleware.compactMap { $0 }, router: router) { _ in RequestContext() }
+        let largeBodySenders = LargeBodySenders(
+            accounts: accounts, trustProxy: configuration.trustForwardedProto, log: log)
+        responder = Application(
+            middleware: middleware.compactMap { $0 }, router: router,
+            largeBodyClient: { largeBodySenders.client(for: $0) }
+        ) { _ in RequestContext() }
     }
 
     /// The series `/metrics` shows beyond requests: read from each part's own counters when shown.
