@@ -210,7 +210,12 @@ public final class HeraldApp: Sendable {
             CrossOriginProtection(tokens: CSRFTokens(keys: keys), baseURL: configuration.baseURL),
             FlashMessages(keys: keys),
         ]
-        responder = Application(middleware: middleware.compactMap { $0 }, router: router) { _ in RequestContext() }
+        let largeBodySenders = LargeBodySenders(
+            accounts: accounts, trustProxy: configuration.trustForwardedProto, log: log)
+        responder = Application(
+            middleware: middleware.compactMap { $0 }, router: router,
+            largeBodyClient: { largeBodySenders.client(for: $0) }
+        ) { _ in RequestContext() }
     }
 
     /// Paths whose last segment is a mailed secret, never written to the access log.
