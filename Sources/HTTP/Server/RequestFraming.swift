@@ -42,7 +42,8 @@ enum RequestFraming {
         HTTPError(
             .payloadTooLarge,
             "This address accepts a body larger than \(size(limit)) only from a logged-in browser. "
-                + "Log in, then send it again.",
+                + "Nothing was read or kept: go back to the form, where your browser still has what you typed, "
+                + "log in in another tab, then send it again.",
             closeConnection: true)
     }
 

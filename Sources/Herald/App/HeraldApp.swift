@@ -121,7 +121,8 @@ public final class HeraldApp: Sendable {
         moderationController.addRoutes(to: &router)
         MediaController(media: MediaLibrary(store: MediaStore(database: database))).addRoutes(to: &router)
         CrawlersController(
-            articles: articles, sections: sections, clock: configuration.clock, baseURL: configuration.baseURL
+            sitemaps: Sitemaps(articles: articles, sections: sections, clock: configuration.clock),
+            baseURL: configuration.baseURL
         )
         .addRoutes(to: &router)
         SearchController(

@@ -6,9 +6,7 @@ import Mustache
 struct CrawlersController: Sendable {
     static let urlsPerSitemap = 50_000
 
-    let articles: ArticleStore
-    let sections: SectionStore
-    let clock: Clock
+    let sitemaps: Sitemaps
     /// A configured base URL wins; otherwise URLs come from the request's Host (and the answer
     /// is not stored by shared caches, as for feeds).
     let baseURL: String?
@@ -32,12 +30,12 @@ struct CrawlersController: Sendable {
     }
 
     func sitemap(_ request: Request) throws -> Response {
-        let now = clock.now()
+        let now = sitemaps.now
         let base = self.base(request)
-        let count = try articles.publishedCount(now: now)
-        let sectionList = try sections.sectionsWithPublishedArticles(now: now)
+        let count = try sitemaps.publishedCount(now: now)
+        let sectionList = try sitemaps.sections(now: now)
         guard count + sectionList.count + 1 > Self.urlsPerSitemap else {
-            let entries = try articles.sitemapEntries(offset: 0, limit: Self.urlsPerSitemap, now: now)
+            let entries = try sitemaps.articles(offset: 0, limit: Self.urlsPerSitemap, now: now)
             return xml(urlSet(base: base, home: true, sections: sectionList, articles: entries))
         }
         let files = (count + Self.urlsPerSitemap - 1) / Self.urlsPerSitemap
@@ -54,16 +52,16 @@ struct CrawlersController: Sendable {
     /// `sections.xml` (the front page and every section), or `articles-N.xml` (50,000 a file).
     func sitemapFile(_ request: Request) throws -> Response {
         let name = request.parameters["file"] ?? ""
-        let now = clock.now()
+        let now = sitemaps.now
         let base = self.base(request)
         if name == "sections.xml" {
-            return xml(urlSet(base: base, home: true, sections: try sections.sectionsWithPublishedArticles(now: now)))
+            return xml(urlSet(base: base, home: true, sections: try sitemaps.sections(now: now)))
         }
         guard name.hasPrefix("articles-"), name.hasSuffix(".xml"),
             let number = Int(name.dropFirst("articles-".count).dropLast(".xml".count)), number >= 1,
             number <= 100_000
         else { throw Self.noSuchFile }
-        let entries = try articles.sitemapEntries(
+        let entries = try sitemaps.articles(
             offset: (number - 1) * Self.urlsPerSitemap, limit: Self.urlsPerSitemap, now: now)
         guard !entries.isEmpty else { throw Self.noSuchFile }
         return xml(urlSet(base: base, home: false, sections: [], articles: entries))

@@ -16,7 +16,7 @@ struct LargeBodySenders: Sendable {
     let log: Logger
 
     /// Over HTTPS the session cookie carries the `__Host-` prefix; either name is read.
-    static let sessionCookies = ["__Host-" + CookieNames.session, CookieNames.session]
+    static let sessionCookies = [HeraldCookie.session.name(secure: true), HeraldCookie.session.name(secure: false)]
 
     /// The client `head` is counted against, or nil when it may not send a large body.
     func client(for head: Request) -> String? {
@@ -30,7 +30,7 @@ struct LargeBodySenders: Sendable {
             log.warning("could not look up the session of a large upload: \(error)")
             return nil
         }
-        guard let owner, owner.roles.grants(.editor) else { return nil }
+        guard let owner, Newsroom.mayWrite(owner) else { return nil }
         return ClientAddressKey.key(for: ClientInfo.clientAddress(of: head, trustProxy: trustProxy))
     }
 }
