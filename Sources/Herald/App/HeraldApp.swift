@@ -15,9 +15,13 @@ public final class HeraldApp: Sendable {
     public let responder: Application<RequestContext>
     /// What `/metrics` shows; nil unless `--metrics-port` or `HERALD_METRICS_TOKEN` is set.
     public let metrics: Metrics?
+    /// Where absolute links point; tell it the port once the server listens.
+    public let site: SiteAddress
 
     public init(configuration: Configuration, log: Logger) throws {
         self.configuration = configuration
+        let site = SiteAddress(configuration: configuration)
+        self.site = site
         // The data directory holds password hashes and the key: readable by its owner only.
         try FileManager.default.createDirectory(
             atPath: configuration.dataDirectory, withIntermediateDirectories: true,
@@ -103,7 +107,7 @@ public final class HeraldApp: Sendable {
         editor.addRoutes(to: &router, intents: intents)
         moderationController.addRoutes(to: &router, intents: intents)
         MediaController(media: MediaStore(database: database)).addRoutes(to: &router)
-        CrawlersController(articles: articles, sections: sections, clock: configuration.clock, baseURL: configuration.baseURL)
+        CrawlersController(articles: articles, sections: sections, clock: configuration.clock, site: site)
             .addRoutes(to: &router)
         SearchController(search: Search(store: SearchStore(database: database), clock: configuration.clock), views: views)
             .addRoutes(to: &router)
@@ -118,16 +122,13 @@ public final class HeraldApp: Sendable {
         PasswordResetController(
             accounts: accounts, views: views, hashingPool: hashingPool, afterLogin: afterLogin,
             resetMail: mailer.map { mailer in
-                PasswordResetMail(
-                    mailer: mailer, siteName: configuration.site.name,
-                    // Never from the request's Host: a forged one would carry the token elsewhere.
-                    baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", log: log)
+                PasswordResetMail(mailer: mailer, siteName: configuration.site.name, site: site, log: log)
             }
         ).addRoutes(to: &router)
         ProfilesController(profiles: Profiles(store: ProfileStore(database: database), clock: configuration.clock), views: views)
             .addRoutes(to: &router)
         IntentController(intents: intents).addRoutes(to: &router)
-        FeedController(pages: pages, views: views, cache: pageCache, baseURL: configuration.baseURL).addRoutes(to: &router)
+        FeedController(pages: pages, views: views, cache: pageCache, site: site).addRoutes(to: &router)
         StaticController(files: try StaticFiles(root: configuration.publicDirectory)).addRoutes(to: &router)
 
         let metrics = configuration.metricsEnabled ? Metrics() : nil

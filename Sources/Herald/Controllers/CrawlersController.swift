@@ -9,30 +9,30 @@ struct CrawlersController: Sendable {
     let articles: ArticleStore
     let sections: SectionStore
     let clock: Clock
-    /// A configured base URL wins; otherwise URLs come from the request's Host (and the answer
-    /// is not stored by shared caches, as for feeds).
-    let baseURL: String?
+    /// Where the listed addresses point (never the request's Host).
+    let site: SiteAddress
 
     func addRoutes(to router: inout Router<RequestContext>) {
-        router.get("/robots.txt") { request, _ in robots(request) }
-        router.get("/sitemap.xml") { request, _ in try sitemap(request) }
+        router.get("/robots.txt") { _, _ in robots() }
+        router.get("/sitemap.xml") { _, _ in try sitemap() }
         router.get("/sitemaps/:file") { request, _ in try sitemapFile(request) }
     }
 
     /// Pages for one reader, or for the people who run the site, are not for indexing.
     static let privatePaths = ["/login", "/register", "/account", "/editor", "/moderation", "/me/", "/password/"]
 
-    func robots(_ request: Request) -> Response {
-        let base = self.base(request)
-        let lines = ["User-agent: *"] + Self.privatePaths.map { "Disallow: \($0)" } + ["", "Sitemap: \(base)/sitemap.xml"]
+    func robots() -> Response {
+        let base = site.baseURL
+        let lines =
+            ["User-agent: *"] + Self.privatePaths.map { "Disallow: \($0)" } + ["", "Sitemap: \(base)/sitemap.xml"]
         var response = Response.text(lines.joined(separator: "\n") + "\n")
         cacheHeaders(&response)
         return response
     }
 
-    func sitemap(_ request: Request) throws -> Response {
+    func sitemap() throws -> Response {
         let now = clock.now()
-        let base = self.base(request)
+        let base = site.baseURL
         let count = try articles.publishedCount(now: now)
         let sectionList = try sections.sectionsWithPublishedArticles(now: now)
         guard count + sectionList.count + 1 > Self.urlsPerSitemap else {
@@ -54,7 +54,7 @@ struct CrawlersController: Sendable {
     func sitemapFile(_ request: Request) throws -> Response {
         let name = request.parameters["file"] ?? ""
         let now = clock.now()
-        let base = self.base(request)
+        let base = site.baseURL
         if name == "sections.xml" {
             return xml(urlSet(base: base, home: true, sections: try sections.sectionsWithPublishedArticles(now: now)))
         }
@@ -81,7 +81,8 @@ struct CrawlersController: Sendable {
             body += "  <url><loc>\(root)\(SectionPaths.section(section.slug))</loc></url>\n"
         }
         for article in articles {
-            body += "  <url><loc>\(root)\(ArticlePaths.article(article.slug))</loc>"
+            body +=
+                "  <url><loc>\(root)\(ArticlePaths.article(article.slug))</loc>"
                 + "<lastmod>\(DateText.rfc3339(article.lastModified))</lastmod></url>\n"
         }
         body += "</urlset>\n"
@@ -96,11 +97,8 @@ struct CrawlersController: Sendable {
         return response
     }
 
-    private func base(_ request: Request) -> String {
-        baseURL ?? FeedController.baseURL(fromHost: request.headers["Host"])
-    }
-
+    /// The same for everyone (nothing in them comes from the request): shared caches may keep them.
     private func cacheHeaders(_ response: inout Response) {
-        response.headers.add("Cache-Control", baseURL == nil ? "no-store" : "public, max-age=300")
+        response.headers.add("Cache-Control", "public, max-age=300")
     }
 }
