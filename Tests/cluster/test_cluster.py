@@ -211,6 +211,31 @@ def check_deployment(balancer, nodes):
           f"{len(css.last_body)} of {len(expected)} bytes, X-Request-Id {css.header('X-Request-Id')!r}, "
           f"Cache-Control {cache_control!r}")
 
+    # One client address may have 64 requests in progress at nginx (limit_conn); the 65th is 429 at
+    # once. Each held request is a POST whose body never comes: nginx counts it from its head on.
+    head = (f"POST /login HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            "Content-Length: 100\r\n\r\n").encode()
+    held = []
+    http1 = ssl.create_default_context(cafile=CERTIFICATE)
+    try:
+        for _ in range(64):
+            tls = http1.wrap_socket(socket.create_connection((host, port), timeout=10), server_hostname=host)
+            tls.sendall(head)
+            held.append(tls)
+        time.sleep(0.3)
+        over = client(balancer).request("GET", "/healthz")[0]
+    finally:
+        for tls in held:
+            tls.close()
+    after = 0
+    for _ in range(20):
+        after = client(balancer).request("GET", "/healthz")[0]
+        if after == 200:
+            break
+        time.sleep(0.1)
+    check("nginx lets one address have 64 requests in progress: the 65th is 429, and once they end it is served",
+          len(held) == 64 and over == 429 and after == 200, f"{len(held)} held; the next {over}; after {after}")
+
     # The nodes themselves stay plain HTTP.
     direct = client(nodes[0])
     status = direct.request("GET", "/healthz")[0]

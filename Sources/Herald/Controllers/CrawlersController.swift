@@ -7,21 +7,20 @@ struct CrawlersController: Sendable {
     static let urlsPerSitemap = 50_000
 
     let sitemaps: Sitemaps
-    /// A configured base URL wins; otherwise URLs come from the request's Host (and the answer
-    /// is not stored by shared caches, as for feeds).
-    let baseURL: String?
+    /// Where the listed addresses point (never the request's Host).
+    let site: SiteAddress
 
     func addRoutes(to router: inout Router<RequestContext>) {
-        router.get("/robots.txt") { request, _ in robots(request) }
-        router.get("/sitemap.xml") { request, _ in try sitemap(request) }
+        router.get("/robots.txt") { _, _ in robots() }
+        router.get("/sitemap.xml") { _, _ in try sitemap() }
         router.get("/sitemaps/:file") { request, _ in try sitemapFile(request) }
     }
 
     /// Pages for one reader, or for the people who run the site, are not for indexing.
     static let privatePaths = ["/login", "/register", "/account", "/editor", "/moderation", "/me/", "/password/"]
 
-    func robots(_ request: Request) -> Response {
-        let base = self.base(request)
+    func robots() -> Response {
+        let base = site.baseURL
         let lines =
             ["User-agent: *"] + Self.privatePaths.map { "Disallow: \($0)" } + ["", "Sitemap: \(base)/sitemap.xml"]
         var response = Response.text(lines.joined(separator: "\n") + "\n")
@@ -29,9 +28,9 @@ struct CrawlersController: Sendable {
         return response
     }
 
-    func sitemap(_ request: Request) throws -> Response {
+    func sitemap() throws -> Response {
         let now = sitemaps.now
-        let base = self.base(request)
+        let base = site.baseURL
         let count = try sitemaps.publishedCount(now: now)
         let sectionList = try sitemaps.sections(now: now)
         guard count + sectionList.count + 1 > Self.urlsPerSitemap else {
@@ -53,7 +52,7 @@ struct CrawlersController: Sendable {
     func sitemapFile(_ request: Request) throws -> Response {
         let name = request.parameters["file"] ?? ""
         let now = sitemaps.now
-        let base = self.base(request)
+        let base = site.baseURL
         if name == "sections.xml" {
             return xml(urlSet(base: base, home: true, sections: try sitemaps.sections(now: now)))
         }
@@ -96,11 +95,8 @@ struct CrawlersController: Sendable {
         return response
     }
 
-    private func base(_ request: Request) -> String {
-        baseURL ?? FeedController.baseURL(fromHost: request.headers["Host"])
-    }
-
+    /// The same for everyone (nothing in them comes from the request): shared caches may keep them.
     private func cacheHeaders(_ response: inout Response) {
-        response.headers.add("Cache-Control", baseURL == nil ? "no-store" : "public, max-age=300")
+        response.headers.add("Cache-Control", "public, max-age=300")
     }
 }
