@@ -60,13 +60,7 @@ struct CarriedActionPage: PageModel {
         case "confirm_action": .string(LoginLinkPaths.confirm(token))
         case "cancel_action": .string(LoginLinkPaths.cancel(token))
         case "texts":
-            .list(
-                texts.filter { !$0.text.isEmpty }.map { field in
-                    [
-                        "label": .string(field.label), "name": .string(field.name), "text": .string(field.text),
-                        "rows": .int(min(24, max(2, field.text.count / 60 + 1))),
-                    ]
-                })
+            ReturnedTextPage.values(of: texts)
         default: nil
         }
     }

@@ -26,14 +26,22 @@ struct ReturnedTextPage: PageModel {
         switch key {
         case "message": .string(message)
         case "texts":
-            .list(
-                texts.filter { !$0.text.isEmpty }.map { field in
-                    [
-                        "label": .string(field.label), "name": .string(field.name), "text": .string(field.text),
-                        "rows": .int(min(24, max(2, field.text.count / 60 + 1))),
-                    ]
-                })
+            ReturnedTextPage.values(of: texts)
         default: nil
         }
+    }
+}
+
+extension ReturnedTextPage {
+    /// What a person typed, each non-empty field as a read-only textarea's values (its label, name,
+    /// text and a height that fits it): shared by every page that shows typed text back.
+    static func values(of texts: [(label: String, name: String, text: String)]) -> MustacheValue {
+        .list(
+            texts.filter { !$0.text.isEmpty }.map { field in
+                [
+                    "label": .string(field.label), "name": .string(field.name), "text": .string(field.text),
+                    "rows": .int(min(24, max(2, field.text.count / 60 + 1))),
+                ]
+            })
     }
 }
