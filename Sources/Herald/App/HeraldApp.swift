@@ -87,7 +87,7 @@ public final class HeraldApp: Sendable {
         // Never from the request's Host: a forged one would carry a mailed token elsewhere.
         let mailBaseURL = configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)"
         let emailMail = mailer.map {
-            EmailChangeMail(mailer: $0, siteName: configuration.site.name, baseURL: mailBaseURL, log: log)
+            EmailChangeMail(mailer: $0, siteName: configuration.site.name, baseURL: mailBaseURL)
         }
         let accountSettings = AccountSettingsController(accounts: accounts, views: views, emailMail: emailMail)
         let editor = EditorController(newsroom: Newsroom(articles: articles, clock: configuration.clock), views: views)
@@ -142,14 +142,14 @@ public final class HeraldApp: Sendable {
         PasswordResetController(
             accounts: accounts, views: views, hashingPool: hashingPool, afterLogin: afterLogin,
             resetMail: mailer.map { mailer in
-                PasswordResetMail(mailer: mailer, siteName: configuration.site.name, site: site, log: log)
+                PasswordResetMail(mailer: mailer, siteName: configuration.site.name, site: site)
             }
         ).addRoutes(to: &router)
         EmailConfirmationController(accounts: accounts, views: views, emailMail: emailMail).addRoutes(to: &router)
         LoginLinkController(
             accounts: accounts, views: views, afterLogin: afterLogin,
             mail: mailer.map {
-                LoginLinkMail(mailer: $0, siteName: configuration.site.name, baseURL: mailBaseURL, log: log)
+                LoginLinkMail(mailer: $0, siteName: configuration.site.name, baseURL: mailBaseURL)
             }
         ).addRoutes(to: &router)
         ProfilesController(

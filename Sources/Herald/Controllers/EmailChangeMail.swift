@@ -9,7 +9,6 @@ struct EmailChangeMail: Sendable {
     let mailer: Mailer
     let siteName: String
     let baseURL: String
-    let log: Logger
 
     /// The link that makes `email` the account's address once its POST is sent.
     func sendLink(to email: String, username: String, token: String) {
@@ -91,13 +90,6 @@ struct EmailChangeMail: Sendable {
     /// Queues the message; sending happens off the request path. Failures are logged without
     /// the address.
     private func send(to email: String, subject: String, text: String, html: String, what: String) {
-        do {
-            let message = try mailer.message(to: try MailAddress(email), subject: subject, text: text, html: html)
-            if mailer.send(message) == .queueFull {
-                log.warning("email-change \(what) dropped: the mail queue is full")
-            }
-        } catch {
-            log.warning("email-change \(what) not sent: \(error)")
-        }
+        mailer.queue(to: email, subject: subject, text: text, html: html, what: "email-change \(what)")
     }
 }

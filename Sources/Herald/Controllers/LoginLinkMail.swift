@@ -7,7 +7,6 @@ struct LoginLinkMail: Sendable {
     let mailer: Mailer
     let siteName: String
     let baseURL: String
-    let log: Logger
 
     /// Queues the message; sending happens off the request path.
     func send(to email: String, username: String?, token: String) {
@@ -33,12 +32,6 @@ struct LoginLinkMail: Sendable {
             <p>The link works once. Opening it does nothing by itself: you press one button on the page. \
             If you did not ask for it, ignore this message.</p>
             """
-        do {
-            let message = try mailer.message(
-                to: try MailAddress(email), subject: "Your link to \(purpose)", text: text, html: html)
-            if mailer.send(message) == .queueFull { log.warning("sign-in link mail dropped: the mail queue is full") }
-        } catch {
-            log.warning("sign-in link mail not sent: \(error)")
-        }
+        mailer.queue(to: email, subject: "Your link to \(purpose)", text: text, html: html, what: "sign-in link mail")
     }
 }

@@ -8,7 +8,6 @@ struct PasswordResetMail: Sendable {
     let mailer: Mailer
     let siteName: String
     let site: SiteAddress
-    let log: Logger
 
     /// Queues the message; sending happens off the request path.
     func send(to email: String, username: String, token: String) {
@@ -30,12 +29,8 @@ struct PasswordResetMail: Sendable {
             <p><a href="\(escapeHTML(link))">Choose a new password</a></p>
             <p>The link works once. If you did not ask for it, ignore this message: your password stays as it is.</p>
             """
-        do {
-            let message = try mailer.message(
-                to: try MailAddress(email), subject: "Reset your password on \(siteName)", text: text, html: html)
-            if mailer.send(message) == .queueFull { log.warning("password-reset mail dropped: the mail queue is full") }
-        } catch {
-            log.warning("password-reset mail not sent: \(error)")
-        }
+        mailer.queue(
+            to: email, subject: "Reset your password on \(siteName)", text: text, html: html,
+            what: "password-reset mail")
     }
 }

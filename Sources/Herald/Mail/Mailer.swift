@@ -113,6 +113,17 @@ public final class Mailer: Sendable {
         try MailMessage(from: from, fromName: fromName, to: to, subject: subject, text: text, html: html)
     }
 
+    /// Builds a message to `address` and queues it, logging (without the address) why it was not:
+    /// an address or header that cannot be sent, or a full queue. `what` names it in the log.
+    public func queue(to address: String, subject: String, text: String, html: String, what: String) {
+        do {
+            let message = try message(to: try MailAddress(address), subject: subject, text: text, html: html)
+            if send(message) == .queueFull { log.warning("\(what) dropped: the mail queue is full") }
+        } catch {
+            log.warning("\(what) not sent: \(error)")
+        }
+    }
+
     /// Queues `message`; never blocks on the network.
     @discardableResult
     public func send(_ message: MailMessage) -> Submission {
