@@ -35,11 +35,26 @@ enum Markdown {
     /// react to (`~` for strikethrough, `:` and `w` for autolinks) in a global table, set as each
     /// parse of inlines starts and cleared as it ends, so a parse finishing on one thread would
     /// switch those extensions off for a parse still running on another.
-    private static let parsing = Mutex(())
+    static let parsing = Mutex(())
+
+    static let options = CMARK_OPT_DEFAULT  // without CMARK_OPT_UNSAFE: cmark's own safe mode stays on too
 
     private static func render(_ text: String, tables: Bool) -> String? {
+        parsed(text, tables: tables) { document, parser in
+            makeSafe(document)
+            guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser))
+            else { return nil }
+            defer { free(rendered) }
+            return String(cString: rendered)
+        }
+    }
+
+    /// `use`'s answer for the parsed document (and its parser, for the extensions); both are
+    /// freed after. Called while holding `parsing`.
+    static func parsed<Value>(
+        _ text: String, tables: Bool, _ use: (OpaquePointer, OpaquePointer) -> Value?
+    ) -> Value? {
         registerExtensions
-        let options = CMARK_OPT_DEFAULT  // without CMARK_OPT_UNSAFE: cmark's own safe mode stays on too
         guard let parser = cmark_parser_new(options) else { return nil }
         defer { cmark_parser_free(parser) }
         for name in tables ? ["table", "strikethrough", "autolink"] : ["strikethrough", "autolink"] {
@@ -53,12 +68,7 @@ enum Markdown {
         }
         guard let document = cmark_parser_finish(parser) else { return nil }
         defer { cmark_node_free(document) }
-        makeSafe(document)
-        guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else {
-            return nil
-        }
-        defer { free(rendered) }
-        return String(cString: rendered)
+        return use(document, parser)
     }
 
     /// A text cmark cannot be trusted to parse quickly, or failed to: shown as it was written.

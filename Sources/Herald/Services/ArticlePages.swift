@@ -33,6 +33,12 @@ final class ArticlePages: Sendable {
         return .articles(items, hasOlder: hasOlder && number < Self.maximumPage)
     }
 
+    /// The newest published articles, without their bodies: what a page that was not found
+    /// offers instead.
+    func latest(_ count: Int) throws -> [Article] {
+        try articles.page(1, size: count, now: clock.now(), section: nil).0
+    }
+
     func section(_ slug: String) throws -> Section? {
         try sections.section(slug: slug)
     }
