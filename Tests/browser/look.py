@@ -259,7 +259,11 @@ def delete_asks_first(look: Look, path: str) -> None:
     where = f"the delete question ({path}) at 390 px"
     try:
         look.view(*VIEWS["390"], "light")
-        s.one(".comment-actions details.delete > summary").click()
+        summaries = look.driver.find_elements(By.CSS_SELECTOR, ".comment-actions details.delete > summary")
+        if not summaries:
+            look.problem(where, "Delete does not ask first (no <details class=\"delete\"> on the reader's comment)")
+            return
+        summaries[0].click()
         button = s.one(".comment-actions details.delete[open] button.danger")
         if not button.is_displayed() or button.text.strip() != "Delete comment":
             look.problem(where, f"the confirming button is not shown ({button.text!r})")
