@@ -17,6 +17,7 @@ run: deps release
 
 test: deps
 	@./scripts/install-deps.sh $(TEST_APT_PACKAGES)
+	./scripts/check-layers.sh
 	swift build --build-tests
 	# `make run` builds release, which compiles each module whole: prove it builds too.
 	swift build -c release --product herald

@@ -14,7 +14,12 @@ import Testing
         let server: HTTPServer
         var port: Int { server.port }
 
-        init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        /// `largeBodyClient` is the app's answer to who may send a large body (by default anyone,
+        /// counted by address).
+        init(
+            configure: (inout ServerConfiguration) -> Void = { _ in },
+            largeBodyClient: @escaping @Sendable (Request) -> String? = { $0.remoteAddress }
+        ) throws {
             var router = Router<Void>()
             let describe: Handler<Void> = { request, _ in
                 let form = try request.form()
@@ -31,7 +36,7 @@ import Testing
                     ErrorPages(log: .silent) { error, _, _ in .text("\(error.status.code) \(error.message)") },
                     RequestValidation(),
                 ],
-                router: router, makeContext: { _ in () })
+                router: router, largeBodyClient: largeBodyClient, makeContext: { _ in () })
             server = try startTestServer(application, configure: configure)
         }
 
@@ -135,6 +140,70 @@ import Testing
         let third = try TestClient(port: fixture.port).request(
             "POST", "/upload", headers: [("Content-Type", MultipartBody().contentType)], body: body)
         #expect(third.status == 200)
+    }
+
+    /// Admits only requests carrying `X-Client: NAME`, counted as NAME (as an app admits sessions).
+    private static func namedClients() throws -> Fixture {
+        try Fixture(configure: { $0.largeBodyBudgetBytes = 4 << 20 }, largeBodyClient: { $0.headers["X-Client"] })
+    }
+
+    private static func uploadHead(bytes: Int, client: String?) -> String {
+        "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: \(MultipartBody().contentType)\r\n"
+            + (client.map { "X-Client: \($0)\r\n" } ?? "") + "Content-Length: \(bytes)\r\n\r\n"
+    }
+
+    @Test func aStrangerAnnouncingALargeBodyIs413BeforeItIsRead() throws {
+        let fixture = try Self.namedClients()
+        let connection = try RawHTTPConnection(port: fixture.port)
+        // Only the head is sent: the answer must come without the body.
+        try connection.send(Self.uploadHead(bytes: 6 << 20, client: nil))
+        let response = try connection.readResponse()
+        #expect(response.status == 413)
+        #expect(response.text.contains("larger than 64 KiB only from a logged-in browser"))
+        #expect(connection.isClosedByServer())
+        // Within the server's own limit, a stranger's body is taken as on any route.
+        let small = try TestClient(port: fixture.port).post("/upload", form: [("a", "1")])
+        #expect(small.status == 200)
+    }
+
+    @Test func aStrangersChunkedBodyIsHeldToTheServersLimit() throws {
+        let fixture = try Self.namedClients()
+        let past = try sendChunked("/upload", bytes: 80 << 10, port: fixture.port)
+        #expect(past.status == 413)
+        #expect(past.text.contains("64 KiB"))
+        let within = try sendChunked("/upload", bytes: 60 << 10, port: fixture.port)
+        #expect(within.status == 200)
+    }
+
+    @Test func oneClientHoldsAtMostAShareOfTheBudget() throws {
+        // A 4 MiB budget: each client may hold 1 MiB, though a client holding nothing may start
+        // a body of any size the route allows.
+        let fixture = try Self.namedClients()
+        let body = Self.upload(bytes: 700 << 10).finished
+        let first = try RawHTTPConnection(port: fixture.port)
+        try first.send(Array(Self.uploadHead(bytes: body.count, client: "alice").utf8) + body[0..<1000])
+        usleep(300_000)
+        // Alice holds 700 KiB: a second body of hers would pass her 1 MiB share.
+        let second = try RawHTTPConnection(port: fixture.port)
+        try second.send(Self.uploadHead(bytes: body.count, client: "alice"))
+        let refused = try second.readResponse()
+        #expect(refused.status == 503)
+        #expect(refused.text.contains("as many large uploads as one client may at once"))
+        #expect(refused["Retry-After"] != nil)
+        #expect(second.isClosedByServer())
+        // Bob's share is his own; 2.8 of the 4 MiB are still free.
+        let bob = try TestClient(port: fixture.port).request(
+            "POST", "/upload", headers: [("Content-Type", MultipartBody().contentType), ("X-Client", "bob")],
+            body: body)
+        #expect(bob.status == 200)
+        // Once Alice's first body has arrived, her share is free again.
+        try first.send(Array(body[1000...]))
+        #expect(try first.readResponse().status == 200)
+        usleep(200_000)
+        let again = try TestClient(port: fixture.port).request(
+            "POST", "/upload", headers: [("Content-Type", MultipartBody().contentType), ("X-Client", "alice")],
+            body: body)
+        #expect(again.status == 200)
     }
 
     @Test func theRouterAnswersTheLimitOfTheRouteThatWouldServe() {

@@ -77,7 +77,7 @@ import Testing
             #expect(Int(date.timeIntervalSince1970) == now - age, "\(title): \(text)")
         }
 
-        // Without a base URL the addresses are still absolute, from the request's Host.
+        // Without a base URL the addresses are still absolute: where the app listens (on loopback).
         let plain = try TestApp(server: false, demo: false)
         try plain.publish([SearchableArticle(title: "Local", body: "x")])
         let local = SitemapDocument.parse(try plain.client().get("/sitemap.xml").body)

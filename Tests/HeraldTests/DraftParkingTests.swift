@@ -11,8 +11,8 @@ import Testing
 /// draft parked server-side when it is too big for the cookie), performed once after login, and
 /// refused with the text given back when the account that logs in is not an editor.
 @Suite struct DraftParkingTests {
-    /// Past the 14-day idle limit: the session cookie the browser still holds is void.
-    /// Past the 14-day idle limit, within the day after it that still says whose the session was.
+    /// An hour past the 14-day idle limit: the session cookie the browser still holds is void, but
+    /// it was the editor's within the last day, which a save past 64 KiB needs (`LargeBodyTests`).
     static let expiry = 14 * 86_400 + 3_600
     static let sameOrigin = [("Sec-Fetch-Site", "same-origin")]
 

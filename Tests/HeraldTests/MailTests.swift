@@ -1,9 +1,14 @@
 import Foundation
 import HTTP
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Herald
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Log lines kept for a test to read.
 final class CapturedLog: Sendable {
@@ -167,29 +172,110 @@ final class CapturedLog: Sendable {
         #expect(!log.all.joined().contains("reader@"), "the log names the recipient's domain only")
     }
 
-    @Test func credentialsFromTheURLAreUsedAndNeverShown() throws {
-        let sink = try SMTPSink(auth: "herald:s3cret pw@x")
+    @Test func credentialsFromTheURLAreUsedOverSTARTTLSAndNeverShown() throws {
+        let sink = try SMTPSink(auth: "herald:s3cret pw@x", startTLS: true)
         let url = "smtp://herald:s3cret%20pw%40x@127.0.0.1:\(sink.port)"
         let server = try SMTPServer(url: url)
         #expect(server.url == "smtp://127.0.0.1:\(sink.port)/")
         #expect(!"\(server)".contains("s3cret"))
+        #expect(server.requiresSTARTTLS)
 
+        // The sink's certificate is its own: trusted here as a real relay's is by the system.
+        var settings = Self.fastSettings()
+        settings.certificateAuthorities = sink.certificate
         let log = CapturedLog()
-        let mailer = try Self.mailer(url, log: log)
+        let mailer = try Self.mailer(url, settings: settings, log: log)
         defer { mailer.drain(timeout: .seconds(5)) }
         #expect(mailer.send(try Self.note()) == .queued)
         let received = try #require(try sink.messages(1).first)
         #expect(received.logins.first?["login"] as? String == "herald")
+        #expect(
+            sink.commands.starts(with: ["EHLO plain", "STARTTLS plain", "EHLO tls", "AUTH tls"]), "\(sink.commands)")
 
         // The wrong password: refused, retried, counted — and never in a log line.
-        let wrong = try Self.mailer("smtp://herald:wr0ng-pass@127.0.0.1:\(sink.port)", log: log)
+        let wrong = try Self.mailer("smtp://herald:wr0ng-pass@127.0.0.1:\(sink.port)", settings: settings, log: log)
         #expect(wrong.send(try Self.note()) == .queued)
         #expect(wrong.waitUntilIdle(timeout: .seconds(10)))
         #expect(wrong.failed == 1 && wrong.sent == 0)
         #expect(log.count(containing: "gave up after 3 attempts") == 1)
         let everything = log.all.joined(separator: "\n")
         #expect(!everything.contains("s3cret") && !everything.contains("wr0ng"))
+        #expect(!sink.commands.contains("AUTH plain"))
         wrong.drain(timeout: .seconds(1))
+    }
+
+    /// Issue #29: a server offering AUTH but no STARTTLS (or a man in the middle who removed the
+    /// offer) never gets the password, or the message with its reset link.
+    @Test func credentialsAreNeverSentToAServerWithoutSTARTTLS() throws {
+        let sink = try SMTPSink(auth: "herald:s3cret-pw")
+        let log = CapturedLog()
+        let mailer = try Self.mailer("smtp://herald:s3cret-pw@127.0.0.1:\(sink.port)", log: log)
+        defer { mailer.drain(timeout: .seconds(5)) }
+        #expect(mailer.send(try Self.note()) == .queued)
+        #expect(mailer.waitUntilIdle(timeout: .seconds(10)))
+        #expect(mailer.failed == 1 && mailer.sent == 0)
+        // Herald did speak to the server (EHLO, three attempts) and went no further.
+        #expect(sink.commands == ["EHLO plain", "EHLO plain", "EHLO plain"], "\(sink.commands)")
+        #expect(sink.received == 0)
+        #expect(log.count(containing: "does not offer STARTTLS") == 3)
+        #expect(log.count(containing: "nothing was sent") == 3)
+        #expect(!log.all.joined().contains("s3cret"))
+    }
+
+    /// The same through the real binary: a reset mail that cannot go out says why in the server's log.
+    @Test func theServersLogSaysWhyAResetMailWasNotSent() throws {
+        let sink = try SMTPSink(auth: "herald:s3cret-pw")
+        let data = try makeTemporaryDirectory()
+        defer { removeDirectory(data) }
+        let logPath = data + "/stderr.log"
+        #expect(FileManager.default.createFile(atPath: logPath, contents: nil))
+        let logFile = try #require(FileHandle(forWritingAtPath: logPath))
+        let server = try ServerProcess(
+            data: data,
+            environment: [
+                "HERALD_SMTP_URL": "smtp://herald:s3cret-pw@127.0.0.1:\(sink.port)",
+                "HERALD_MAIL_FROM": "news@herald.test",
+            ], standardError: logFile)
+        let reader = TestClient(port: server.port)
+        let token = try reader.formToken(on: "/register")
+        let form = [("username", "mailless"), ("password", "a-long-pass-phrase"), ("email", "mailless@example.org")]
+        #expect(try reader.post("/register", form: [("csrf_token", token)] + form).status == 303)
+        let forgot = TestClient(port: server.port)
+        let forgotToken = try forgot.formToken(on: "/password/forgot")
+        let asked = try forgot.post(
+            "/password/forgot", form: [("csrf_token", forgotToken), ("email", "mailless@example.org")])
+        #expect(asked.status == 303)
+
+        var log = ""
+        let deadline = Date().addingTimeInterval(10)
+        while !log.contains("attempt 1 of 3 failed"), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        }
+        server.kill(SIGTERM)
+        #expect(log.contains("does not offer STARTTLS"), "\(log)")
+        #expect(log.contains("nothing was sent"))
+        #expect(!log.contains("s3cret"))
+        #expect(!sink.commands.contains { $0.hasPrefix("AUTH") }, "\(sink.commands)")
+        #expect(sink.received == 0)
+    }
+
+    @Test(arguments: [
+        ("smtp://127.0.0.1:25", false), ("smtp://127.9.8.7:2525", false), ("smtp://localhost", false),
+        ("smtp://LOCALHOST:25", false), ("smtp://[::1]:25", false), ("smtp://[::ffff:127.0.0.1]:25", false),
+        ("smtp://user:pw@127.0.0.1:25", true), ("smtp://user@localhost", true), ("smtp://:pw@[::1]", true),
+        ("smtp://mail.example:587", true), ("smtp://10.0.0.5", true), ("smtp://[2001:db8::1]", true),
+        ("smtp://localhost.example.com", true), ("smtp://128.0.0.1", true),
+    ])
+    func startTLSIsRequiredUnlessTheRelayIsLoopbackAndWithoutCredentials(_ url: String, _ required: Bool) throws {
+        let server = try SMTPServer(url: url)
+        #expect(server.requiresSTARTTLS == required)
+        #expect(!server.implicitTLS)
+    }
+
+    @Test func smtpsIsTLSFromTheStart() throws {
+        let server = try SMTPServer(url: "smtps://user:pw@mail.example:465")
+        #expect(server.implicitTLS && !server.requiresSTARTTLS)
     }
 
     @Test func aServerThatHangsIsRetriedThenCountedFailedWithoutBlockingTheCaller() throws {

@@ -42,13 +42,16 @@ final class SMTPSink {
     private let process = Process()
     private let input = Pipe()
 
-    /// `port` nil picks a free one; `auth` as `user:password` requires AUTH with exactly those.
-    init(port requested: Int? = nil, auth: String? = nil) throws {
+    /// `port` nil picks a free one; `auth` as `user:password` requires AUTH with exactly those
+    /// (offered without TLS unless `startTLS`); `startTLS` offers and requires STARTTLS, with a
+    /// certificate for 127.0.0.1 (`certificate`) made for this sink.
+    init(port requested: Int? = nil, auth: String? = nil, startTLS: Bool = false) throws {
         directory = try makeTemporaryDirectory()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = [Self.python, Self.script, directory]
         if let requested { arguments += ["--port", String(requested)] }
         if let auth { arguments += ["--auth", auth] }
+        if startTLS { arguments.append("--starttls") }
         process.arguments = arguments
         let output = Pipe()
         process.standardInput = input
@@ -69,6 +72,16 @@ final class SMTPSink {
     }
 
     var url: String { "smtp://127.0.0.1:\(port)" }
+
+    /// With `startTLS`: the PEM certificate a client must trust to reach this sink.
+    var certificate: String { directory + "/cert.pem" }
+
+    /// The EHLO, STARTTLS and AUTH commands received so far, in order, each with whether the
+    /// connection was encrypted when it came (`"AUTH plain"`, `"AUTH tls"`).
+    var commands: [String] {
+        let log = (try? String(contentsOfFile: directory + "/commands.log", encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").map(String.init)
+    }
 
     /// The first `count` messages received, waiting up to `timeout` seconds for them.
     func messages(_ count: Int, timeout: Double = 10) throws -> [Message] {

@@ -11,7 +11,8 @@ final class ServerProcess {
     let process = Process()
     let port: Int
 
-    init(data: String, environment extra: [String: String] = [:]) throws {
+    /// `standardError` receives the server's log (by default nothing does).
+    init(data: String, environment extra: [String: String] = [:], standardError: FileHandle = .nullDevice) throws {
         process.executableURL = URL(fileURLWithPath: ExecutableTests.binary)
         process.arguments = ["serve", "--port", "0", "--data", data, "--root", TestApp.repositoryRoot]
         var environment = ProcessInfo.processInfo.environment
@@ -22,7 +23,7 @@ final class ServerProcess {
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = standardError
         try process.run()
         var line: [UInt8] = []
         while line.count < 200 {

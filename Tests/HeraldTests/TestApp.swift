@@ -54,8 +54,11 @@ final class TestApp {
             let server = HTTPServer(
                 configuration: configuration.serverConfiguration, responder: app.responder, log: .silent)
             try server.start()
+            app.site.listening(on: server.port)
             self.server = server
         } else {
+            // What an in-process client's Host names: the address such an app would listen on.
+            app.site.listening(on: Int(Self.inProcessHost.split(separator: ":").last ?? "") ?? 0)
             server = nil
         }
     }

@@ -26,11 +26,27 @@ public final class RawHTTPConnection {
     public let fd: Int32
     private var buffer: [UInt8] = []
 
-    public init(port: Int, receiveTimeoutSeconds: Int = 10) throws {
+    /// `from` picks the loopback address the connection comes from (`127.0.0.2`: another client,
+    /// as the server counts clients); by default the system's choice, 127.0.0.1.
+    public init(port: Int, receiveTimeoutSeconds: Int = 10, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestClientError("socket failed") }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(fd)
+                throw TestClientError("binding to \(source) failed: errno \(errno)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian

@@ -4,6 +4,11 @@ server runs, and a restore from it that loses nothing acknowledged before the ba
 
   python3 Tests/ops/test_backup.py       # HERALD_BINARY picks the build (default .build/debug/herald)
 
+The permissions test (issue #29): the copy holds the password hashes, so it must never be
+readable by others, not even while it is being written. A database of about 200 MB makes the copy
+last long enough to watch the file's mode all along (under umask 022, where SQLite would have
+made it 0644); a copy that fails half-way (a file size limit, as a full disk would) leaves no file.
+
 The restore test: a real server on a database of 1,000 imported articles (so that the copy takes
 a while), a like storm (6 threads, 24 logged-in readers liking, unliking and liking again, each
 acknowledgement timed), `herald backup` run in the middle of it, then the backup copied into a new
@@ -16,9 +21,12 @@ import json
 import os
 import random
 import re
+import resource
 import shutil
+import signal
 import sqlite3
 import stat
+import subprocess
 import sys
 import tempfile
 import threading
@@ -26,7 +34,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import LIKES, Results, Server, environment, register, run_herald  # noqa: E402
+from support import LIKES, Results, Server, environment, herald_binary, register, run_herald  # noqa: E402
 
 PASSWORD = "backup-pass-phrase-1"
 THREADS = 6
@@ -78,6 +86,58 @@ def command_line(work):
     usage = run_herald(["backup", "--data", data])
     check("backup without a FILE is a usage error (exit 2)", usage.returncode == 2 and "backup" in usage.stderr,
           f"exit {usage.returncode}, stderr {usage.stderr[:200]!r}")
+
+
+def big_database(data, megabytes):
+    """DATA/herald.sqlite3 holding `megabytes` MB of random blobs: a copy of it takes a while."""
+    os.makedirs(data)
+    with sqlite3.connect(os.path.join(data, "herald.sqlite3")) as database:
+        database.execute("CREATE TABLE ballast (id INTEGER PRIMARY KEY, data BLOB NOT NULL)")
+        for _ in range(megabytes):
+            database.executemany("INSERT INTO ballast (data) VALUES (?)", [(os.urandom(64 * 1024),) for _ in range(16)])
+    database.close()
+
+
+def watch_backup(data, target, file_size_limit=None):
+    """Runs `herald backup` under umask 022 (and, if given, a file size limit whose signal is
+    ignored, so writes past it fail like a full disk), stat-ing `target` as often as it can until
+    the command ends. Returns the finished process and the set of modes the file was seen with."""
+    def child():
+        os.umask(0o022)
+        if file_size_limit:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
+
+    proc = subprocess.Popen([herald_binary(), "backup", "--data", data, target], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=environment(), preexec_fn=child)
+    modes, sightings = set(), 0
+    while proc.poll() is None:
+        try:
+            modes.add(stat.S_IMODE(os.lstat(target).st_mode))
+            sightings += 1
+        except FileNotFoundError:
+            pass
+    out, err = proc.communicate(timeout=60)
+    return proc.returncode, out, err, modes, sightings
+
+
+def permissions_test(work):
+    data = os.path.join(work, "big")
+    big_database(data, 200)
+    target = os.path.join(work, "big-backup.sqlite3")
+    status, out, err, modes, sightings = watch_backup(data, target)
+    final = stat.S_IMODE(os.stat(target).st_mode) if os.path.exists(target) else None
+    check(f"under umask 022 the copy is 0600 from its first byte to its last ({sightings} looks while it was written)",
+          status == 0 and sightings > 100 and modes == {0o600} and final == 0o600,
+          f"exit {status}, modes seen {sorted(oct(m) for m in modes)}, final {final and oct(final)}, stderr {err!r}")
+
+    failed = os.path.join(work, "failed-backup.sqlite3")
+    status, out, err, modes, sightings = watch_backup(data, failed, file_size_limit=32 << 20)
+    check("a copy that fails half-way (file size limit) exits 1, says why, and leaves no file behind; "
+          f"while it lasted it was 0600 ({sightings} looks)",
+          status == 1 and "removed" in err and not os.path.exists(failed) and sightings > 0 and modes == {0o600},
+          f"exit {status}, stderr {err!r}, file left: {os.path.exists(failed)}, modes seen {sorted(oct(m) for m in modes)}")
+    shutil.rmtree(data, ignore_errors=True)
 
 
 class Storm:
@@ -295,6 +355,7 @@ def main():
     work = tempfile.mkdtemp(prefix="herald-ops-backup-")
     try:
         results.run(command_line, work)
+        results.run(permissions_test, work)
         results.run(restore_test, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)

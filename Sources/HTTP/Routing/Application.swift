@@ -8,11 +8,18 @@ public protocol Responder: Sendable {
     /// before any of its body is read (the request has no body yet); nil means the server's
     /// `maxBodyBytes`.
     func maxBodyBytes(for request: Request) -> Int?
+    /// Who sends a body past the server's `maxBodyBytes` (on a route that allows one), for the
+    /// large-body budget: the client it is counted against — each may hold only a share — or nil
+    /// when the request may not send such a body at all; it is then held to the server's
+    /// `maxBodyBytes` like any other route (413 before a byte is read). Asked with the head only.
+    /// The server knows no accounts: the app says whom it trusts with that much memory.
+    func largeBodyClient(for head: Request) -> String?
 }
 
 extension Responder {
     public func workerPool(for request: Request) -> WorkerPool? { nil }
     public func maxBodyBytes(for request: Request) -> Int? { nil }
+    public func largeBodyClient(for head: Request) -> String? { head.remoteAddress }
 }
 
 /// A middleware chain in front of a router, as one `Responder`.
@@ -23,13 +30,18 @@ public struct Application<Context>: Responder {
     private let router: Router<Context>
     private let makeContext: @Sendable (Request) -> Context
     private let entry: @Sendable (Request, inout Context) throws -> Response
+    private let largeBodyClient: @Sendable (Request) -> String?
 
-    /// `middleware` runs in the order given, outermost first, then the router.
+    /// `middleware` runs in the order given, outermost first, then the router. `largeBodyClient`
+    /// answers `Responder.largeBodyClient(for:)`; without it, anyone may send a large body where a
+    /// route allows one, counted by the socket's address.
     public init(
         middleware: [any Middleware<Context>], router: Router<Context>,
+        largeBodyClient: @escaping @Sendable (Request) -> String? = { $0.remoteAddress },
         makeContext: @escaping @Sendable (Request) -> Context
     ) {
         self.makeContext = makeContext
+        self.largeBodyClient = largeBodyClient
         self.router = router
         var entry: @Sendable (Request, inout Context) throws -> Response = { request, context in
             try router.dispatch(request, context: &context)
@@ -47,6 +59,10 @@ public struct Application<Context>: Responder {
 
     public func maxBodyBytes(for request: Request) -> Int? {
         request.rejection == nil ? router.maxBodyBytes(for: request) : nil
+    }
+
+    public func largeBodyClient(for head: Request) -> String? {
+        largeBodyClient(head)
     }
 
     public func respond(to request: Request) -> Response {

@@ -35,7 +35,8 @@ let requestCompleted:
         }
         if let pointer = requestPointer?.pointee {
             let state = Unmanaged<RequestState>.fromOpaque(pointer)
-            server.largeBodies.release(state.takeUnretainedValue().reservedBodyBytes)
+            let finished = state.takeUnretainedValue()
+            server.largeBodies.release(finished.reservedBodyBytes, for: finished.reservedBodyClient)
             state.release()
             requestPointer?.pointee = nil
             server.requestsInFlight.subtract(1, ordering: .relaxed)
@@ -147,21 +148,41 @@ extension HTTPServer {
     }
 
     /// A body that may go past the server's own limit reserves its declared length (a chunked one,
-    /// its route's whole limit) from the large-body budget; 503, unread, when it does not fit.
+    /// its route's whole limit) from the large-body budget, for the client the responder names;
+    /// 503, unread, when it does not fit. A request the responder does not admit is held to the
+    /// server's own limit instead, like any other route.
     private func reserveLargeBody(_ state: RequestState) -> HTTPError? {
         guard state.maxBodyBytes > configuration.maxBodyBytes else { return nil }
         let declared = state.headers["Content-Length"].flatMap { Int(Substring($0).trimmingASCIIWhitespace()) }
         let bytes = declared ?? state.maxBodyBytes
         guard bytes > configuration.maxBodyBytes else { return nil }
-        guard largeBodies.reserve(bytes) else {
-            libraryLog.write("refused a \(RequestFraming.size(bytes)) body: the large-body budget is in use")
-            var error = HTTPError.serviceUnavailable(
-                retryAfter: 10, "The server is busy receiving other large uploads. Please try again in a minute.")
-            error.closeConnection = true
-            return error
+        guard let head = state.head, let client = responder.largeBodyClient(for: head) else {
+            state.maxBodyBytes = configuration.maxBodyBytes
+            // A chunked body announces no length: it is read up to the server's limit and answered
+            // 413 past it, as on any route. A declared length is refused now, unread.
+            return declared == nil ? nil : RequestFraming.tooLargeForAStranger(configuration.maxBodyBytes)
         }
-        state.reservedBodyBytes = bytes
-        return nil
+        switch largeBodies.reserve(bytes, for: client) {
+        case .reserved:
+            state.reservedBodyBytes = bytes
+            state.reservedBodyClient = client
+            return nil
+        case .budgetFull:
+            libraryLog.write("refused a \(RequestFraming.size(bytes)) body: the large-body budget is in use")
+            return Self.busy("The server is busy receiving other large uploads. Please try again in a minute.")
+        case .clientShareFull:
+            libraryLog.write("refused a \(RequestFraming.size(bytes)) body: its client holds its share of the budget")
+            return Self.busy(
+                "You are already sending as many large uploads as one client may at once. "
+                    + "Please try again when they are done.")
+        }
+    }
+
+    /// 503 for a body that cannot be taken now; its connection is closed, since the body stays unread.
+    private static func busy(_ message: String) -> HTTPError {
+        var error = HTTPError.serviceUnavailable(retryAfter: 10, message)
+        error.closeConnection = true
+        return error
     }
 
     /// The route's body limit when the request announces a body (a length or a transfer

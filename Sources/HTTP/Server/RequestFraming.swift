@@ -33,6 +33,20 @@ enum RequestFraming {
             closeConnection: true)
     }
 
+    /// 413 for a body past the server's own `limit` on a route that takes more, but only from
+    /// clients the app admits (`Responder.largeBodyClient(for:)`). The same status as any body
+    /// past the limit that applies to its sender — it is too large *for this sender*, and a 413
+    /// tells a browser's user to do something other than wait, where a 503 would invite retries —
+    /// and the same closed connection, since the body is left unread.
+    static func tooLargeForAStranger(_ limit: Int) -> HTTPError {
+        HTTPError(
+            .payloadTooLarge,
+            "This address accepts a body larger than \(size(limit)) only from a logged-in browser. "
+                + "Nothing was read or kept: go back to the form, where your browser still has what you typed, "
+                + "log in in another tab, then send it again.",
+            closeConnection: true)
+    }
+
     /// `6 MiB`, `64 KiB`, `100 bytes`.
     static func size(_ bytes: Int) -> String {
         if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }

@@ -23,6 +23,8 @@ final class RequestState: @unchecked Sendable {
     var maxBodyBytes = 0
     /// Bytes reserved from the server's `LargeBodyBudget`, given back when the request completes.
     var reservedBodyBytes = 0
+    /// The client they were reserved for (`Responder.largeBodyClient(for:)`).
+    var reservedBodyClient = ""
     /// The answer computed on a worker pool while the connection was suspended.
     var deferredResponse: Response?
 

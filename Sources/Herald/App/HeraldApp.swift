@@ -19,9 +19,13 @@ public final class HeraldApp: Sendable {
     /// with `ResumableActions.notResumable`).
     let postRoutes: [String]
     let resumablePaths: [String]
+    /// Where absolute links point; tell it the port once the server listens.
+    public let site: SiteAddress
 
     public init(configuration: Configuration, log: Logger) throws {
         self.configuration = configuration
+        let site = SiteAddress(configuration: configuration)
+        self.site = site
         // The data directory holds password hashes and the key: readable by its owner only.
         try FileManager.default.createDirectory(
             atPath: configuration.dataDirectory, withIntermediateDirectories: true,
@@ -121,7 +125,7 @@ public final class HeraldApp: Sendable {
         moderationController.addRoutes(to: &router)
         MediaController(media: MediaLibrary(store: MediaStore(database: database))).addRoutes(to: &router)
         CrawlersController(
-            articles: articles, sections: sections, clock: configuration.clock, baseURL: configuration.baseURL
+            sitemaps: Sitemaps(articles: articles, sections: sections, clock: configuration.clock), site: site
         )
         .addRoutes(to: &router)
         SearchController(
@@ -138,20 +142,22 @@ public final class HeraldApp: Sendable {
         PasswordResetController(
             accounts: accounts, views: views, hashingPool: hashingPool, afterLogin: afterLogin,
             resetMail: mailer.map { mailer in
-                PasswordResetMail(
-                    mailer: mailer, siteName: configuration.site.name,
-                    // Never from the request's Host: a forged one would carry the token elsewhere.
-                    baseURL: configuration.baseURL ?? "http://\(configuration.host):\(configuration.port)", log: log)
+                PasswordResetMail(mailer: mailer, siteName: configuration.site.name, site: site, log: log)
             }
         ).addRoutes(to: &router)
         EmailConfirmationController(accounts: accounts, views: views, emailMail: emailMail).addRoutes(to: &router)
+        LoginLinkController(
+            accounts: accounts, views: views, afterLogin: afterLogin,
+            mail: mailer.map {
+                LoginLinkMail(mailer: $0, siteName: configuration.site.name, baseURL: mailBaseURL, log: log)
+            }
+        ).addRoutes(to: &router)
         ProfilesController(
             profiles: Profiles(store: ProfileStore(database: database), clock: configuration.clock), views: views
         )
         .addRoutes(to: &router)
         IntentController(intents: intents).addRoutes(to: &router)
-        FeedController(pages: pages, views: views, cache: pageCache, baseURL: configuration.baseURL).addRoutes(
-            to: &router)
+        FeedController(pages: pages, views: views, cache: pageCache, site: site).addRoutes(to: &router)
         StaticController(files: try StaticFiles(root: configuration.publicDirectory)).addRoutes(to: &router)
 
         let metrics = configuration.metricsEnabled ? Metrics(prefix: "herald") : nil
@@ -207,11 +213,16 @@ public final class HeraldApp: Sendable {
             CrossOriginProtection(tokens: CSRFTokens(keys: keys), baseURL: configuration.baseURL),
             FlashMessages(keys: keys),
         ]
-        responder = Application(middleware: middleware.compactMap { $0 }, router: router) { _ in RequestContext() }
+        let largeBodySenders = LargeBodySenders(
+            accounts: accounts, trustProxy: configuration.trustForwardedProto, log: log)
+        responder = Application(
+            middleware: middleware.compactMap { $0 }, router: router,
+            largeBodyClient: { largeBodySenders.client(for: $0) }
+        ) { _ in RequestContext() }
     }
 
     /// Paths whose last segment is a mailed secret, never written to the access log.
-    static let pathsWithSecrets = ["/password/reset/", "/account/email/confirm/"]
+    static let pathsWithSecrets = ["/password/reset/", "/account/email/confirm/", "/login/link/"]
 
     /// The series `/metrics` shows beyond requests: read from each part's own counters when shown.
     private static func registerMetrics(

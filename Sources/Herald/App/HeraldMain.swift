@@ -39,6 +39,10 @@ public enum HeraldMain {
 
     /// Serves until SIGINT or SIGTERM, then drains requests in flight and exits 0.
     static func serve(_ configuration: Configuration, log: Logger, environment: [String: String]) -> Int32 {
+        if let problem = SiteAddress.serveProblem(configuration) {
+            printError("herald serve: \(problem)")
+            return 2
+        }
         // Before any thread exists, so that every thread inherits the blocked signals.
         Signals.prepare()
         let app: HeraldApp
@@ -48,6 +52,7 @@ public enum HeraldMain {
             app = try HeraldApp(configuration: configuration, log: log)
             server = HTTPServer(configuration: configuration.serverConfiguration, responder: app.responder, log: log)
             try server.start()
+            app.site.listening(on: server.port)
             if let port = configuration.metricsPort, let metrics = app.metrics {
                 var listener = configuration.serverConfiguration
                 listener.port = port

@@ -17,6 +17,10 @@ struct ResumableActions: Sendable {
         "/password/forgot": "it is asked for by someone who cannot log in",
         "/password/reset/:token": "its token is the proof of who it is for; it completes a login",
         "/account/email/confirm/:token": "its token is the proof: it needs no login (opened from a mail app)",
+        "/login/link": "it is asked for by someone who is not logged in, to log in",
+        "/login/link/:token": "it is the login that a pending action waits for",
+        "/login/link/:token/confirm": "it performs the action the link carried, in the browser that logged in by it",
+        "/login/link/:token/cancel": "it discards the action the link carried",
     ]
 
     /// Adds each action's POST route: a logged-in reader's POST is performed, an anonymous one

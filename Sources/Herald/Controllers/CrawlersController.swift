@@ -6,24 +6,21 @@ import Mustache
 struct CrawlersController: Sendable {
     static let urlsPerSitemap = 50_000
 
-    let articles: ArticleStore
-    let sections: SectionStore
-    let clock: Clock
-    /// A configured base URL wins; otherwise URLs come from the request's Host (and the answer
-    /// is not stored by shared caches, as for feeds).
-    let baseURL: String?
+    let sitemaps: Sitemaps
+    /// Where the listed addresses point (never the request's Host).
+    let site: SiteAddress
 
     func addRoutes(to router: inout Router<RequestContext>) {
-        router.get("/robots.txt") { request, _ in robots(request) }
-        router.get("/sitemap.xml") { request, _ in try sitemap(request) }
+        router.get("/robots.txt") { _, _ in robots() }
+        router.get("/sitemap.xml") { _, _ in try sitemap() }
         router.get("/sitemaps/:file") { request, _ in try sitemapFile(request) }
     }
 
     /// Pages for one reader, or for the people who run the site, are not for indexing.
     static let privatePaths = ["/login", "/register", "/account", "/editor", "/moderation", "/me/", "/password/"]
 
-    func robots(_ request: Request) -> Response {
-        let base = self.base(request)
+    func robots() -> Response {
+        let base = site.baseURL
         let lines =
             ["User-agent: *"] + Self.privatePaths.map { "Disallow: \($0)" } + ["", "Sitemap: \(base)/sitemap.xml"]
         var response = Response.text(lines.joined(separator: "\n") + "\n")
@@ -31,13 +28,13 @@ struct CrawlersController: Sendable {
         return response
     }
 
-    func sitemap(_ request: Request) throws -> Response {
-        let now = clock.now()
-        let base = self.base(request)
-        let count = try articles.publishedCount(now: now)
-        let sectionList = try sections.sectionsWithPublishedArticles(now: now)
+    func sitemap() throws -> Response {
+        let now = sitemaps.now
+        let base = site.baseURL
+        let count = try sitemaps.publishedCount(now: now)
+        let sectionList = try sitemaps.sections(now: now)
         guard count + sectionList.count + 1 > Self.urlsPerSitemap else {
-            let entries = try articles.sitemapEntries(offset: 0, limit: Self.urlsPerSitemap, now: now)
+            let entries = try sitemaps.articles(offset: 0, limit: Self.urlsPerSitemap, now: now)
             return xml(urlSet(base: base, home: true, sections: sectionList, articles: entries))
         }
         let files = (count + Self.urlsPerSitemap - 1) / Self.urlsPerSitemap
@@ -54,16 +51,16 @@ struct CrawlersController: Sendable {
     /// `sections.xml` (the front page and every section), or `articles-N.xml` (50,000 a file).
     func sitemapFile(_ request: Request) throws -> Response {
         let name = request.parameters["file"] ?? ""
-        let now = clock.now()
-        let base = self.base(request)
+        let now = sitemaps.now
+        let base = site.baseURL
         if name == "sections.xml" {
-            return xml(urlSet(base: base, home: true, sections: try sections.sectionsWithPublishedArticles(now: now)))
+            return xml(urlSet(base: base, home: true, sections: try sitemaps.sections(now: now)))
         }
         guard name.hasPrefix("articles-"), name.hasSuffix(".xml"),
             let number = Int(name.dropFirst("articles-".count).dropLast(".xml".count)), number >= 1,
             number <= 100_000
         else { throw Self.noSuchFile }
-        let entries = try articles.sitemapEntries(
+        let entries = try sitemaps.articles(
             offset: (number - 1) * Self.urlsPerSitemap, limit: Self.urlsPerSitemap, now: now)
         guard !entries.isEmpty else { throw Self.noSuchFile }
         return xml(urlSet(base: base, home: false, sections: [], articles: entries))
@@ -98,11 +95,8 @@ struct CrawlersController: Sendable {
         return response
     }
 
-    private func base(_ request: Request) -> String {
-        baseURL ?? FeedController.baseURL(fromHost: request.headers["Host"])
-    }
-
+    /// The same for everyone (nothing in them comes from the request): shared caches may keep them.
     private func cacheHeaders(_ response: inout Response) {
-        response.headers.add("Cache-Control", baseURL == nil ? "no-store" : "public, max-age=300")
+        response.headers.add("Cache-Control", "public, max-age=300")
     }
 }

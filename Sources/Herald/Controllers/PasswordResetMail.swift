@@ -2,17 +2,17 @@ import HTTP
 import Mustache
 
 /// The password-reset email: plain text and a short HTML part, with the site's name and the
-/// link. Links are built from the configured base URL, never from the request's `Host` (a forged
+/// link. Links are built from the site's address, never from the request's `Host` (a forged
 /// Host would otherwise send a reader's token to another site).
 struct PasswordResetMail: Sendable {
     let mailer: Mailer
     let siteName: String
-    let baseURL: String
+    let site: SiteAddress
     let log: Logger
 
     /// Queues the message; sending happens off the request path.
     func send(to email: String, username: String, token: String) {
-        let link = "\(baseURL)/password/reset/\(token)"
+        let link = "\(site.baseURL)/password/reset/\(token)"
         let text = """
             Hello \(username),
 

@@ -161,6 +161,14 @@ final class PendingActions: Sendable {
             context.nextFlash = Self.otherBrowser
             return nil
         }
+        return try perform(intent, action, browser: browser, &context, user: user)
+    }
+
+    /// Performs `intent` for `user`: once (replays are refused), never when older than 15 minutes
+    /// (its text then goes back to its form), and through the same `perform` a live click makes.
+    private func perform(
+        _ intent: Intent, _ action: AnyResumableAction, browser: String, _ context: inout RequestContext, user: User
+    ) throws -> Response? {
         let now = clock.now()
         let stale = intent.expiresAt <= now
         // Too old to perform: only its text matters, and only for an action that can give it back.
@@ -203,6 +211,52 @@ final class PendingActions: Sendable {
 
     static let otherBrowser =
         "Something was started in another browser and carried here; it was not done. An action is only completed in the browser where it began."
+
+    /// The action pending in this browser, as its signed cookie, to travel with a mailed sign-in
+    /// link; nil when none (valid, begun here) is.
+    func pendingCookie(_ request: Request, _ context: RequestContext) -> String? {
+        guard pending(request, context) != nil else { return nil }
+        return request.cookie(.intent, secure: context.isSecure)
+    }
+
+    /// What a carried intent (a signed cookie value that came with a link) will do, and what was
+    /// typed into it, shown in full before the reader confirms it; nil when it is void.
+    func describeCarried(_ cookie: String) throws -> (
+        what: String, typed: [(label: String, name: String, text: String)]
+    )? {
+        guard case .success(let intent) = codec.decode(cookie, now: clock.now()),
+            let action = ResumableActionName(rawValue: intent.action).flatMap({ actions[$0] }),
+            let browser = intent.browser
+        else { return nil }
+        var form = KeptForm(parameters: intent.parameters, fields: Self.pairs(intent.fields))
+        if let id = intent.parked {
+            form.fields = try parking.peek(id, browser: browser, now: clock.now())?.fields ?? []
+        }
+        guard let what = try? action.describe(form) else { return nil }
+        return (what, action.typed(in: form))
+    }
+
+    /// Performs an intent carried by a mailed link, once the reader has confirmed it in this browser
+    /// (or opened the link in the browser that began it). Its signature is checked again; it is
+    /// performed at most once, like any intent.
+    func performCarried(_ cookie: String, _ context: inout RequestContext, user: User) throws -> Response? {
+        guard case .success(let intent) = codec.decode(cookie, now: clock.now()),
+            let action = ResumableActionName(rawValue: intent.action).flatMap({ actions[$0] }),
+            let browser = intent.browser
+        else {
+            refused.add("malformed")
+            return nil
+        }
+        return try perform(intent, action, browser: browser, &context, user: user)
+    }
+
+    /// Drops a carried intent's parked form (the reader cancelled it).
+    func discardCarried(_ cookie: String) throws {
+        guard case .success(let intent) = codec.decode(cookie, now: clock.now()), let parked = intent.parked else {
+            return
+        }
+        try parking.discard(parked)
+    }
 
     /// What the login, register and reset pages say of a pending action: what it does ("like
     /// “Title”") and the label of the button that cancels it ("Cancel the like").

@@ -30,6 +30,9 @@ public final class Mailer: Sendable {
         public var connectTimeout: Duration = .seconds(10)
         /// For one whole attempt: connection, TLS, the SMTP dialogue and the upload.
         public var timeout: Duration = .seconds(30)
+        /// A PEM file of the authorities the server's certificate is checked against; nil: the
+        /// system's. (The tests' own SMTP server has a certificate of its own making.)
+        public var certificateAuthorities: String?
 
         public init() {}
 
@@ -186,7 +189,8 @@ public final class Mailer: Sendable {
         job.attempts += 1
         let result = SMTPClient.send(
             job.bytes, from: job.from, to: job.to, server: server,
-            connectTimeout: settings.connectTimeout, timeout: settings.timeout)
+            connectTimeout: settings.connectTimeout, timeout: settings.timeout,
+            certificateAuthorities: settings.certificateAuthorities)
         let label = "mail \(job.id) to …@\(loggable(String(job.to.domain)))"
         switch result {
         case .success:

@@ -1,13 +1,18 @@
 internal import CCurl
 
-/// The SMTP server from `HERALD_SMTP_URL`: `smtp://[user:password@]host[:port]` (STARTTLS when
-/// the server offers it) or `smtps://…` (TLS from the first byte). The credentials are taken out
-/// of the URL and kept apart, so `url` and `description` are safe to log.
+/// The SMTP server from `HERALD_SMTP_URL`: `smtps://…` (TLS from the first byte) or
+/// `smtp://[user:password@]host[:port]`, which must upgrade with STARTTLS whenever the URL carries
+/// credentials or the host is not loopback — an attacker on the path could otherwise strip the
+/// STARTTLS offer and read the password and the reset links. Only a loopback relay without
+/// credentials (a local MTA) is spoken to in clear text. The credentials are taken out of the URL
+/// and kept apart, so `url` and `description` are safe to log.
 public struct SMTPServer: Sendable, CustomStringConvertible {
     /// The URL without user name or password.
     public let url: String
-    /// `smtps://`: TLS from the start, rather than STARTTLS when offered.
+    /// `smtps://`: TLS from the start.
     public let implicitTLS: Bool
+    /// `smtp://` that must be upgraded with STARTTLS before anything is sent (else nothing is).
+    public let requiresSTARTTLS: Bool
     let username: String?
     let password: String?
 
@@ -39,6 +44,7 @@ public struct SMTPServer: Sendable, CustomStringConvertible {
         else { throw .invalidServerURL(reason: "not a valid smtp://[user:password@]host[:port] URL") }
         url = bare
         implicitTLS = text.hasPrefix("smtps://")
+        requiresSTARTTLS = !implicitTLS && (username != nil || password != nil || !LoopbackHost.contains(host))
     }
 
     public var description: String { url + (username == nil ? "" : " (with credentials)") }
@@ -60,10 +66,12 @@ enum SMTPClient {
     /// initialised once, thread-safely).
     static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
 
-    /// Delivers `message` (RFC 5322 bytes with CRLF line endings) from `from` to `to`.
+    /// Delivers `message` (RFC 5322 bytes with CRLF line endings) from `from` to `to`. The server's
+    /// certificate is checked against the system's authorities, or the PEM file
+    /// `certificateAuthorities` names.
     static func send(
         _ message: [UInt8], from: MailAddress, to: MailAddress, server: SMTPServer,
-        connectTimeout: Duration, timeout: Duration
+        connectTimeout: Duration, timeout: Duration, certificateAuthorities: String? = nil
     ) -> Result<Void, SMTPError> {
         guard globalInit else { return .failure(SMTPError(code: -1, message: "libcurl could not be initialised")) }
         guard let handle = curl_easy_init() else {
@@ -90,8 +98,13 @@ enum SMTPClient {
         if let username = server.username { check(herald_curl_setopt_string(handle, CURLOPT_USERNAME, username)) }
         if let password = server.password { check(herald_curl_setopt_string(handle, CURLOPT_PASSWORD, password)) }
         if !server.implicitTLS {
-            // STARTTLS when the server offers it; plain text to a server that does not.
-            check(herald_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(CURLUSESSL_TRY.rawValue)))
+            // STARTTLS or nothing (libcurl stops after EHLO, before AUTH, when it is not offered);
+            // a loopback relay without credentials in clear text, certificate or not.
+            let level = server.requiresSTARTTLS ? CURLUSESSL_ALL : CURLUSESSL_NONE
+            check(herald_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(level.rawValue)))
+        }
+        if let authorities = certificateAuthorities {
+            check(herald_curl_setopt_string(handle, CURLOPT_CAINFO, authorities))
         }
         check(herald_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(from.text)>"))
         check(herald_curl_setopt_list(handle, CURLOPT_MAIL_RCPT, recipients))
@@ -130,6 +143,11 @@ enum SMTPClient {
     {
         var message = String(cString: buffer)
         if message.isEmpty { message = String(cString: curl_easy_strerror(code)) }
+        if code == CURLE_USE_SSL_FAILED {
+            message =
+                "the server does not offer STARTTLS, which \(server.url) needs (the URL has credentials or the "
+                + "host is not loopback): nothing was sent (\(message))"
+        }
         if let password = server.password, !password.isEmpty { message = message.replacing(password, with: "***") }
         return SMTPError(code: Int(code.rawValue), message: message)
     }

@@ -10,18 +10,21 @@ struct ClientInfo: Middleware {
     let servedOverHTTPS: Bool
 
     func handle(_ request: Request, context: inout RequestContext, next: Next<RequestContext>) throws -> Response {
-        context.clientAddress = request.remoteAddress
+        context.clientAddress = Self.clientAddress(of: request, trustProxy: trustProxy)
         context.requestTarget = request.target
         context.isSecure = servedOverHTTPS
-        if trustProxy {
-            if request.headers["X-Forwarded-Proto"]?.lowercased() == "https" { context.isSecure = true }
-            if let forwarded = request.headers.values(for: "X-Forwarded-For").last,
-                let last = forwarded.split(separator: ",").last
-            {
-                let address = last.trimmingASCIIWhitespace()
-                if !address.isEmpty && address.utf8.count <= 64 { context.clientAddress = String(address) }
-            }
-        }
+        if trustProxy && request.headers["X-Forwarded-Proto"]?.lowercased() == "https" { context.isSecure = true }
         return try next(request, &context)
+    }
+
+    /// The socket's address, or behind a trusted proxy the last `X-Forwarded-For` entry.
+    static func clientAddress(of request: Request, trustProxy: Bool) -> String {
+        if trustProxy, let forwarded = request.headers.values(for: "X-Forwarded-For").last,
+            let last = forwarded.split(separator: ",").last
+        {
+            let address = last.trimmingASCIIWhitespace()
+            if !address.isEmpty && address.utf8.count <= 64 { return String(address) }
+        }
+        return request.remoteAddress
     }
 }

@@ -29,6 +29,7 @@ public final class Accounts: Sendable {
     let store: AccountStore
     /// Email changes waiting for their new address to confirm (Accounts+EmailChange.swift).
     let emailChanges: EmailChangeStore
+    let loginLinks: LoginLinkStore
     let limiter: RateLimiter
     let rules: AccountRules
     let hashing: PasswordHashing
@@ -45,6 +46,7 @@ public final class Accounts: Sendable {
     ) throws {
         self.store = store
         emailChanges = EmailChangeStore(database: store.database)
+        loginLinks = LoginLinkStore(database: store.database)
         self.limiter = limiter
         self.rules = rules
         self.settings = settings

@@ -39,8 +39,12 @@ final class ArticlePages: Sendable {
         try articles.page(1, size: count, now: clock.now(), section: nil).0
     }
 
+    /// The section at `slug` while it has an article readers can see; nil otherwise, exactly as
+    /// for a slug no section has: a section of drafts or scheduled articles is not public yet,
+    /// and its page would give away its name (SPEC: a section page exists only while the
+    /// section has a published article).
     func section(_ slug: String) throws -> Section? {
-        try sections.section(slug: slug)
+        try sections.section(slug: slug, publishedBy: clock.now())
     }
 
     /// The newest published articles with their bodies (for feeds), of one section or all.

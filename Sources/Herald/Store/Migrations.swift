@@ -238,6 +238,22 @@ enum Migrations {
             expires_at {int} NOT NULL
         );
         """,
+        // 15: sign-in links. Only the token's SHA-256 is stored; a link is for 15 minutes and used
+        // once (`used_at`); it records the browser that asked (a digest of its id) and, when an
+        // action was pending there, that action's signed intent, which travels with the link to
+        // whichever browser opens it (performed there only after the reader confirms it).
+        """
+        CREATE TABLE login_links (
+            token_hash {blob} PRIMARY KEY,
+            email TEXT NOT NULL,
+            browser TEXT NOT NULL,
+            intent TEXT,
+            created_at {int} NOT NULL,
+            expires_at {int} NOT NULL,
+            used_at {int}
+        );
+        CREATE INDEX login_links_expiry ON login_links (expires_at);
+        """,
     ]
 
     /// Work a step needs that portable SQL alone cannot do, run in the step's transaction after

@@ -17,9 +17,12 @@ public final class SectionStore: Sendable {
         self.database = database
     }
 
-    public func section(slug: String) throws -> Section? {
+    /// The section at `slug` when it has an article readers can see at `now`.
+    public func section(slug: String, publishedBy now: Int) throws -> Section? {
         try database.withConnection { connection in
-            try connection.query("SELECT slug, name FROM sections WHERE slug = ?", [.text(slug)])
+            try connection.query(
+                "SELECT slug, name FROM sections WHERE slug = ? AND \(Self.hasPublishedArticle)",
+                [.text(slug), .integer(Int64(now))])
         }.first.map { Section(slug: $0.string(0), name: $0.string(1)) }
     }
 
@@ -27,14 +30,17 @@ public final class SectionStore: Sendable {
     public func sectionsWithPublishedArticles(now: Int) throws -> [Section] {
         try database.withConnection { connection in
             try connection.query(
-                """
-                SELECT slug, name FROM sections WHERE EXISTS (
-                    SELECT 1 FROM articles WHERE articles.section_slug = sections.slug AND articles.draft = 0
-                    AND articles.published_at <= ?)
-                ORDER BY name_key
-                """, [.integer(Int64(now))])
+                "SELECT slug, name FROM sections WHERE \(Self.hasPublishedArticle) ORDER BY name_key",
+                [.integer(Int64(now))])
         }.map { Section(slug: $0.string(0), name: $0.string(1)) }
     }
+
+    /// The condition on `sections` that one of its articles is published at the time bound to `?`.
+    private static let hasPublishedArticle = """
+        EXISTS (
+            SELECT 1 FROM articles WHERE articles.section_slug = sections.slug AND articles.draft = 0
+            AND articles.published_at <= ?)
+        """
 
     /// The section called `name`, made when none is yet; nil for an empty name (no section).
     /// Runs inside the caller's write transaction.

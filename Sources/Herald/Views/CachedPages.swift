@@ -54,15 +54,13 @@ struct ArticlePageCopy: CachedPage {
     }
 }
 
-/// A feed holds nothing of the reader's: one copy for the site's, one per section — when its links
-/// come from the configured base URL, never when they come from a request's Host.
+/// A feed holds nothing of the reader's (its links come from the site's address, never from a
+/// request's Host): one copy for the site's, one per section.
 struct FeedCopy: CachedPage {
     /// The section's slug; nil for the site's feed.
     let section: String?
-    let shared: Bool
 
     var cacheKey: String? {
-        guard shared else { return nil }
         // Only feeds of sections that exist are kept (a 404 never is), and slugs hold no colon.
         return "feed:" + (section ?? "")
     }

@@ -10,6 +10,9 @@ enum PageTemplate: String, CaseIterable, Sendable {
     case commentEdit = "comment-edit"
     case moderation, error
     case emailConfirm = "email-confirm"
+    case loginLink = "login-link"
+    case loginLinkOpen = "login-link-open"
+    case loginLinkConfirm = "login-link-confirm"
     case returnedText = "returned-text"
     /// Documents and fragments, rendered without the layout.
     case feed, comment
