@@ -4,21 +4,25 @@
 #
 #   scripts/browser-test.sh             install what is missing, build herald if stale, run the test
 #   scripts/browser-test.sh --no-build  use .build/debug/herald as it is (fails if it is missing)
+#   scripts/browser-test.sh --only look run only the steps whose name holds the word
 #
 # Installs Debian's chromium and chromium-driver (and python3-venv) when missing, and Selenium
 # into a virtualenv at .build/browser-venv (the system Python is not touched). Screenshots go to
-# .build/browser-screenshots/. Exits non-zero when the test fails or takes longer than
+# .build/browser-screenshots/ (look-*.png: every main page at 1280 and 390 px, light and dark). Exits non-zero when the test fails or takes longer than
 # BROWSER_TEST_TIMEOUT seconds (default 300).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build=1
-for arg in "$@"; do
-  case "$arg" in
+only=()
+while [ $# -gt 0 ]; do
+  case "$1" in
     --no-build) build=0 ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "browser-test: unknown argument: $arg" >&2; exit 2 ;;
+    --only) [ $# -ge 2 ] || { echo "browser-test: --only needs a word" >&2; exit 2; }; only=(--only "$2"); shift ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "browser-test: unknown argument: $1" >&2; exit 2 ;;
   esac
+  shift
 done
 
 herald=.build/debug/herald
@@ -34,7 +38,10 @@ source scripts/lib/test-env.sh
 ./scripts/install-deps.sh python3 python3-venv chromium chromium-driver
 
 # 2. Selenium in a virtualenv of its own; 3. herald itself.
-ensure_venv "$venv" "$requirements" browser-test
+# --no-deps: the file pins every package itself. --ignore-requires-python: axe-selenium-python 3.0.0
+# (the one release with axe-core 4) declares Python >= 3.12, but its one module is plain Selenium
+# calls that run on Debian 12's 3.11; its pytest dependency is for its own plugin, not used here.
+ensure_venv "$venv" "$requirements" browser-test --no-deps --ignore-requires-python
 ensure_herald "$build" "$herald" browser-test
 
 # 4. The test, bounded in time; SIGKILL 10 s after the SIGTERM if it will not stop.
@@ -42,7 +49,7 @@ mkdir -p "$screenshots"
 status=0
 timeout --kill-after=10 "$timeout_seconds" \
   "$venv/bin/python" Tests/browser/test_browser.py \
-  --herald "$herald" --root . --screenshots "$screenshots" || status=$?
+  --herald "$herald" --root . --screenshots "$screenshots" "${only[@]}" || status=$?
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
   echo "browser-test: timed out after ${timeout_seconds}s" >&2
 fi

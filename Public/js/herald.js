@@ -72,6 +72,16 @@
     });
   }
 
+  // The heading says "Comments (N)": one more, as the server will say on the next load.
+  function countComment() {
+    var heading = document.getElementById("comments-heading");
+    if (!heading) return;
+    var total = parseInt(heading.getAttribute("data-comment-total"), 10) + 1;
+    if (isNaN(total)) return;
+    heading.setAttribute("data-comment-total", String(total));
+    heading.textContent = "Comments (" + total + ")";
+  }
+
   function comment(form) {
     var button = form.querySelector("button[type=submit]");
     var textarea = form.querySelector("textarea");
@@ -102,6 +112,7 @@
         }
       }
       list.appendChild(item);
+      countComment();
       textarea.value = "";
       var details = form.closest("details");
       if (details) details.open = false;

@@ -81,7 +81,7 @@ import Testing
         let login = try reader.get("/login").text
         #expect(login.contains("Log in to post your comment on “"))
         #expect(login.contains("“Posted while logged out, and kept through the whole…”"))
-        #expect(try reader.get("/register").text.contains("Log in to post your comment"))
+        #expect(try reader.get("/register").text.contains("Create an account to post your comment"))
         let registered = try reader.register("latecomer")
         let location = try #require(registered["Location"])
         #expect(location.hasPrefix("/articles/\(slug)#comment-"))

@@ -37,7 +37,7 @@ import Testing
         #expect(intent.action == "like")
         #expect(intent.fields.isEmpty)
         _ = try app.client().register("liker")
-        #expect(try reader.login("liker")["Location"] == "/articles/\(slug)")
+        #expect(try reader.login("liker")["Location"] == "/articles/\(slug)#like")
         #expect(try reader.likeCount(slug) == 1)
     }
 

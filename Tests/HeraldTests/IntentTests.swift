@@ -28,11 +28,11 @@ import Testing
         #expect(loginPage.contains("action=\"/intent/cancel\""))
         // Moving to the register page keeps it.
         #expect(
-            try reader.get("/register").text.contains("Log in to like “\(escapeHTML(title))” — or create an account"))
+            try reader.get("/register").text.contains("Create an account to like “\(escapeHTML(title))”."))
 
         let registered = try reader.register("newreader")
         #expect(registered.status == 303)
-        #expect(registered["Location"] == "/articles/\(slug)")
+        #expect(registered["Location"] == "/articles/\(slug)#like")
         #expect(reader.cookies["herald_intent"] == nil)
         let article = try reader.get("/articles/\(slug)").text
         #expect(article.contains("role=\"status\">You liked “\(escapeHTML(title))”"))
@@ -50,7 +50,7 @@ import Testing
         let reader = app.client()
         _ = try reader.submitLikeForm(slug)
         let login = try reader.login("returning")
-        #expect(login["Location"] == "/articles/\(slug)")
+        #expect(login["Location"] == "/articles/\(slug)#like")
         #expect(try reader.likeCount(slug) == 1)
     }
 
@@ -64,7 +64,7 @@ import Testing
         #expect(failed.status == 422)
         #expect(failed.text.contains("Log in to like"))
         #expect(reader.cookies["herald_intent"] != nil)
-        #expect(try reader.login("forgetful")["Location"] == "/articles/\(slug)")
+        #expect(try reader.login("forgetful")["Location"] == "/articles/\(slug)#like")
         #expect(try reader.likeCount(slug) == 1)
     }
 
@@ -78,7 +78,7 @@ import Testing
         let page = try reader.get("/articles/\(slug)").text
         let token = try #require(hiddenField("csrf_token", in: page))
         _ = try reader.post("/articles/\(slug)/like", form: [("csrf_token", token)])
-        #expect(try reader.login("keen")["Location"] == "/articles/\(slug)")
+        #expect(try reader.login("keen")["Location"] == "/articles/\(slug)#like")
         #expect(try reader.likeCount(slug) == 1)
         #expect(try app.app.likes.countRows(articleID: try #require(try app.app.articles.article(slug: slug)).id) == 1)
     }
@@ -92,7 +92,7 @@ import Testing
         _ = try reader.logout()
         let token = try reader.formToken(on: "/articles/\(slug)")
         #expect(try reader.post("/articles/\(slug)/unlike", form: [("csrf_token", token)])["Location"] == "/login")
-        #expect(try reader.login("fickle")["Location"] == "/articles/\(slug)")
+        #expect(try reader.login("fickle")["Location"] == "/articles/\(slug)#like")
         #expect(try reader.likeCount(slug) == 0)
     }
 

@@ -68,7 +68,7 @@ import Testing
 
         let login = try press(reader, path)
         #expect(login.status == 303)
-        #expect(login["Location"] == "/articles/\(slug)")
+        #expect(login["Location"] == "/articles/\(slug)#like")
         #expect(try reader.likeCount(slug) == 1)
         #expect(try reader.get(path).status == 404, "used once")
     }

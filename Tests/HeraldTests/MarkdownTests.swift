@@ -67,15 +67,29 @@ import Testing
 
     // MARK: Headings
 
-    @Test func shiftsHeadingsBelowTheTitle() {
+    @Test func theHighestHeadingBecomesH2AndTheOthersKeepTheirOrder() {
         let html = Markdown.html("# One\n\n## Two\n\n### Three\n\nSetext\n======\n\n##### Five\n\n###### Six\n")
         #expect(!html.contains("<h1"))
         #expect(html.contains("<h2>One</h2>"))
         #expect(html.contains("<h3>Two</h3>"))
         #expect(html.contains("<h4>Three</h4>"))
         #expect(html.contains("<h2>Setext</h2>"))
-        #expect(html.contains("<h6>Five</h6>"))
+        // Four levels lie above it: the fifth level used, shown as the fifth (no level skipped).
+        #expect(html.contains("<h5>Five</h5>"))
         #expect(html.contains("<h6>Six</h6>"))
+    }
+
+    /// SPEC "Pages, in small ways": a body that starts at `##` has `<h2>` right under the title,
+    /// not `<h3>` (axe's heading-order); a gap the author left is closed, the order is kept.
+    @Test func aBodyStartingAtLevelTwoStartsAtH2() {
+        let html = Markdown.html("## Start\n\nText.\n\n#### Deeper\n\n## Again\n")
+        #expect(html == "<h2>Start</h2>\n<p>Text.</p>\n<h3>Deeper</h3>\n<h2>Again</h2>\n")
+        #expect(Markdown.html("### Only\n") == "<h2>Only</h2>\n")
+    }
+
+    @Test func moreThanFiveLevelsStopAtH6() {
+        let html = Markdown.html("# 1\n\n## 2\n\n### 3\n\n#### 4\n\n##### 5\n\n###### 6\n")
+        #expect(html.contains("<h5>4</h5>") && html.contains("<h6>5</h6>") && html.contains("<h6>6</h6>"))
     }
 
     // MARK: Raw HTML is escaped, never passed through (nor replaced by a comment)

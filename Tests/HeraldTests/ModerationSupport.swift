@@ -39,7 +39,10 @@ func queueItems(in html: String) -> [QueueItem] {
 
 func actionRows(in html: String) -> [ActionRow] {
     captureGroups(#"(?s)<tr data-action="([^"]*)">(.*?)</tr>"#, in: html).map { row in
-        let cells = captureGroups(#"(?s)<td>(.*?)</td>"#, in: row[1]).map { $0[0] }
+        // Each cell as text: the target is a link (`<a href="/comments/5">comment 5</a>`).
+        let cells = captureGroups(#"(?s)<td>(.*?)</td>"#, in: row[1]).map {
+            $0[0].replacingOccurrences(of: #"<[^>]+>"#, with: "", options: .regularExpression)
+        }
         func cell(_ index: Int) -> String { index < cells.count ? cells[index] : "?" }
         return ActionRow(action: row[0], who: cell(1), what: cell(2), on: cell(3), note: cell(4))
     }
@@ -47,7 +50,8 @@ func actionRows(in html: String) -> [ActionRow] {
 
 /// The `data-comment-count` of `slug`'s item on a front page.
 func frontCommentCount(_ slug: String, in html: String) -> Int? {
-    let pattern = #"(?s)<h2 class="story-title"><a href="/articles/\#(NSRegularExpression.escapedPattern(for: slug))">.*?data-comment-count="(\d+)""#
+    let pattern =
+        #"(?s)<h2 class="story-title"><a href="/articles/\#(NSRegularExpression.escapedPattern(for: slug))">.*?data-comment-count="(\d+)""#
     return firstMatch(pattern, in: html).flatMap { Int($0) }
 }
 

@@ -113,7 +113,7 @@ import Testing
                 cookie.contains("; Secure") && cookie.contains("Path=/") && !cookie.lowercased().contains("domain="))
         }
         let login = try reader.login("secure")
-        #expect(login["Location"] == "/articles/\(slug)")
+        #expect(login["Location"] == "/articles/\(slug)#like")
         #expect(reader.cookies["__Host-herald_session"] != nil)
         #expect(try reader.likeCount(slug) == 1)
     }

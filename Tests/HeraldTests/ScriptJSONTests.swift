@@ -61,7 +61,7 @@ import Testing
         ] {
             let response = try post(first, "/articles/\(slug)/like", on: slug, headers: [("Accept", accept)])
             #expect(response.status == 303, "Accept: \(accept)")
-            #expect(response["Location"] == "/articles/\(slug)")
+            #expect(response["Location"] == "/articles/\(slug)#like")
         }
         let preferring = try post(
             second, "/articles/\(slug)/unlike", on: slug, headers: [("Accept", "application/json, text/html;q=0.9")])
@@ -137,7 +137,7 @@ import Testing
         #expect(try anonymous.get("/login").text.contains("Log in to like “Later”"))
         let loggedIn = try anonymous.login("returning")
         #expect(loggedIn.status == 303)
-        #expect(loggedIn["Location"] == "/articles/\(slug)")
+        #expect(loggedIn["Location"] == "/articles/\(slug)#like")
         let page = try anonymous.get("/articles/\(slug)").text
         #expect(page.contains("data-like-count=\"1\""))
         #expect(page.contains("action=\"/articles/\(slug)/unlike\""))

@@ -11,8 +11,8 @@ tests do not take; every form submission here checks, in Chromium's network log,
 one POST went out with `Sec-Fetch-Site: same-origin`.
 
   1. An anonymous reader opens the first article, clicks Like, is sent to log in (the page says
-     what is pending), follows the link to register, registers, and lands on the article,
-     liked, with the count at 1.
+     what is pending), follows the link to register (which offers to create an account to like it,
+     and to "Cancel the like"), registers, and lands on the article, liked, with the count at 1.
   2. They log out with the header's button and are anonymous again on the front page.
   3. Anonymous again, they like another article, log in with the account from step 1, and land
      on that article, liked, with the count at 1.
@@ -35,6 +35,10 @@ one POST went out with `Sec-Fetch-Site: same-origin`.
      Screenshots inplace-*-1280.png and inplace-*-390.png.
   7. The same actions with JavaScript off, each a full page load (a flash, the 422 page with its
      message), and a search from the header's box. Screenshots reload-*-1280.png, -390.png.
+  8. The look of the main pages (Tests/browser/look.py, issue #32): front, article, account, desk,
+     editor, moderation, a 404, login and register, each at 1280 and 390 px, light and dark —
+     a screenshot of each (look-*.png), the header's height on a phone (≤ 20 % of the screen),
+     the unread badge's contrast (≥ 4.5:1), the heading order, and axe-core on every view.
 
 Run it with scripts/browser-test.sh, which installs what it needs. It prints one line per step
 and a last line "N passed, N failed" (", N skipped" when an earlier step failed); the exit
@@ -70,6 +74,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
+
+import look
 
 CHROMEDRIVER = "/usr/bin/chromedriver"
 CHROMIUM = "/usr/bin/chromium"
@@ -397,7 +403,9 @@ def step_like_then_register(s: Session) -> None:
     s.click_and_load(register)
     check(s.path() == "/register", f"the register link led to {s.driver.current_url}")
     pending = s.one('.pending[role="note"]').text
-    check(f"Log in to like “{title}”" in pending, f"the register page says {pending!r}")
+    check(f"Create an account to like “{title}”" in pending, f"the register page says {pending!r}")
+    cancel = s.one('.pending[role="note"] button').text.strip()
+    check(cancel == "Cancel the like", f"the cancel button says {cancel!r}")
 
     s.fill_account_form("/register", "Create account")
     s.assert_liked(slug, title)
@@ -446,13 +454,18 @@ ALT = "A colour gradient"
 
 def grant_editor(s: Session) -> None:
     """`herald users --data DIR grant NAME editor` on the running server's database."""
+    grant_role(s, s.username, "editor")
+
+
+def grant_role(s: Session, username: str, role: str) -> None:
+    """`herald users --data DIR grant NAME ROLE` on the running server's database."""
     assert s.herald is not None and s.data is not None
     env = {k: v for k, v in os.environ.items() if not k.startswith("HERALD_")}
     done = subprocess.run(
-        [str(s.herald), "users", "--data", str(s.data), "grant", s.username, "editor"],
+        [str(s.herald), "users", "--data", str(s.data), "grant", username, role],
         env=env, capture_output=True, text=True, timeout=60,
     )
-    check(done.returncode == 0 and "editor" in done.stdout,
+    check(done.returncode == 0 and role in done.stdout,
           f"herald users grant exited {done.returncode}: {done.stdout.strip()} {done.stderr.strip()}")
 
 
@@ -745,6 +758,26 @@ def step_reloads_without_javascript(s: Session) -> None:
     screenshots_at_widths(s, "search")
 
 
+def step_look(s: Session) -> None:
+    """Tests/browser/look.py, in a browser of its own with script on (axe-core runs in the page)."""
+    assert s.work is not None
+    driver = start_browser(s.work / "chromedriver-look.log", javascript=True)
+    driver.set_script_timeout(60)
+    try:
+        looker = Session(driver, s.base_url, s.screenshots, herald=s.herald, data=s.data, work=s.work)
+        other = Session(driver, s.base_url, s.screenshots, herald=s.herald, data=s.data, work=s.work)
+        try:
+            look.run(looker, other, grant=lambda name, role: grant_role(s, name, role), check=check)
+        except (AssertionError, WebDriverException):
+            try:
+                driver.save_screenshot(str(s.screenshots / "failed-look.png"))
+            except WebDriverException:
+                pass
+            raise
+    finally:
+        driver.quit()
+
+
 STEPS = [
     ("anonymous like, then register", step_like_then_register),
     ("log out", step_log_out),
@@ -753,6 +786,8 @@ STEPS = [
     ("the same with JavaScript on", step_newsroom_with_javascript),
     ("likes and comments in place (JavaScript on), anonymous like resumed", step_in_place_with_javascript),
     ("likes, comments and search with full page loads (JavaScript off)", step_reloads_without_javascript),
+    ("the look of the main pages at 1280 and 390 px, light and dark: screenshots, header, badge, headings, axe",
+     step_look),
 ]
 
 
@@ -765,7 +800,12 @@ def main() -> int:
     parser.add_argument("--herald", type=Path, default=repo / ".build/debug/herald")
     parser.add_argument("--root", type=Path, default=repo)
     parser.add_argument("--screenshots", type=Path, default=repo / ".build/browser-screenshots")
+    parser.add_argument("--only", metavar="WORD", help="run only the steps whose name holds WORD "
+                        "(the look step needs no other; the others build on the steps before them)")
     args = parser.parse_args()
+    steps = [(name, step) for name, step in STEPS if args.only is None or args.only in name]
+    if not steps:
+        parser.error(f"no step's name holds {args.only!r}")
 
     herald, root, screenshots = args.herald.resolve(), args.root.resolve(), args.screenshots.resolve()
     screenshots.mkdir(parents=True, exist_ok=True)
@@ -787,7 +827,7 @@ def main() -> int:
               f"chromedriver {caps.get('chrome', {}).get('chromedriverVersion', '?').split(' ')[0]}", flush=True)
         session = Session(driver, server.base_url, screenshots, herald=herald, data=work / "data", work=work)
 
-        for name, step in STEPS:
+        for name, step in steps:
             if failed:
                 skipped += 1
                 print(f"SKIP {name} (an earlier step failed)", flush=True)
@@ -839,7 +879,7 @@ def main() -> int:
 
     summary = f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else "")
     print(summary, flush=True)
-    return 0 if failed == 0 and passed == len(STEPS) else 1
+    return 0 if failed == 0 and passed == len(steps) else 1
 
 
 if __name__ == "__main__":

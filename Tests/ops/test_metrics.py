@@ -177,7 +177,7 @@ def with_token(work):
               f"miss +{delta(before, after, 'herald_page_cache_total', result='miss')}, "
               f"hit +{delta(before, after, 'herald_page_cache_total', result='hit')}")
         check("intents: an anonymous like is captured{action=\"like\"} +1, performed{action=\"like\"} +1 at login",
-              like[:2] == (303, "/login") and login[:2] == (303, f"/articles/{slug}")
+              like[:2] == (303, "/login") and login[:2] == (303, f"/articles/{slug}#like")
               and delta(before, after, "herald_intents_captured_total", action="like") == 1
               and delta(before, after, "herald_intents_performed_total", action="like") == 1,
               f"like {like[:2]}, login {login[:2]}, captured "

@@ -190,7 +190,10 @@ public final class HeraldApp: Sendable {
             ErrorPages(log: log) { error, request, context in
                 // The page's script asks for JSON: it shows the message next to the form.
                 if request.prefersJSON { return .json(["error": error.message], status: error.status) }
-                return views.errorPage(error, context: context)
+                // A page that is not there offers the latest articles (a database that fails here
+                // still gets its page, without them).
+                let latest = error.status == .notFound ? ((try? pages.latest(5)) ?? []) : []
+                return views.errorPage(error, context: context, latest: latest)
             },
             RequestValidation(),
             StoreFailures(log: log),

@@ -16,7 +16,7 @@ struct ArticlesController: Sendable {
 
     func frontPage(_ request: Request, _ context: RequestContext) throws -> Response {
         let number = try Self.pageNumber(request.query["page"])
-        let copy = FrontPageCopy(page: number, loggedIn: context.user != nil)
+        let copy = FrontPageCopy(page: number, loggedIn: context.user != nil, links: HeaderLinks(for: context.user))
         return try cache.response(for: copy, context: context) { context in
             try list(number, section: nil, context)
         }
@@ -26,7 +26,8 @@ struct ArticlesController: Sendable {
     func sectionPage(_ request: Request, _ context: RequestContext) throws -> Response {
         let number = try Self.pageNumber(request.query["page"])
         let slug = request.parameters["section"] ?? ""
-        let copy = FrontPageCopy(page: number, loggedIn: context.user != nil, section: slug)
+        let copy = FrontPageCopy(
+            page: number, loggedIn: context.user != nil, section: slug, links: HeaderLinks(for: context.user))
         return try cache.response(for: copy, context: context) { context in
             guard let section = try pages.section(slug) else {
                 throw HTTPError(.notFound, "There is no section at this address.")
@@ -75,7 +76,7 @@ struct ArticlesController: Sendable {
         guard let view = try pages.readerView(of: slug, for: context.user) else { throw ArticleRoutes.noSuchArticle }
         let copy = ArticlePageCopy(
             slug: slug, view: view, commentsPage: commentsPage,
-            moderating: Moderation.mayModerate(context.user))
+            moderating: Moderation.mayModerate(context.user), links: HeaderLinks(for: context.user))
         return try cache.response(for: copy, context: context) { context in
             guard let article = try view.article ?? pages.publishedArticle(slug) else {
                 throw ArticleRoutes.noSuchArticle

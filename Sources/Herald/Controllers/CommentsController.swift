@@ -16,6 +16,15 @@ struct CommentsController: Sendable {
         router.group("/comments", requires: RouteGuards.readers) { comments in
             comments.get("/:id/edit") { request, context in try editForm(request, context) }
         }
+        router.get("/comments/:id") { request, context in try permalink(request, context) }
+    }
+
+    /// `/comments/{id}`: a comment's lasting address (the moderation record links to it), sent on
+    /// to the page of its article that shows it.
+    func permalink(_ request: Request, _ context: RequestContext) throws -> Response {
+        let id = try request.require("id", as: Int.self, notFound: Self.noSuchComment)
+        guard let location = try comments.location(of: id) else { throw Self.noSuchComment }
+        return .redirect(to: location)
     }
 
     /// A comment or a reply as posted: its article, its text, and the comment it answers.

@@ -31,15 +31,22 @@ struct EditorController: Sendable {
         static let keptFile: String? = ArticleSubmission.Field.image.rawValue
         let id: Int?
         let submission: ArticleSubmission
-        /// Nil: a button we do not know.
+        /// Nil: a button we do not know — or Preview, which is no action of the newsroom's.
         let button: Newsroom.Action?
+        /// The Preview button: the form again with the text as readers will see it; nothing is
+        /// saved, whoever performs it (a live click, or the same click resumed after login).
+        let wantsPreview: Bool
 
         init(_ form: KeptForm) throws(HTTPError) {
             id = form.parameters["id"] == nil ? nil : try form.require("id", as: Int.self, notFound: noSuchArticle)
             submission = ArticleSubmission(field: { form[$0.rawValue] }, image: form.file)
-            button = Newsroom.Action(
-                rawValue: form[ArticleSubmission.Field.action.rawValue] ?? Newsroom.Action.save.rawValue)
+            let pressed = form[ArticleSubmission.Field.action.rawValue]
+            wantsPreview = pressed == Self.preview
+            button = wantsPreview ? nil : Newsroom.Action(rawValue: pressed ?? Newsroom.Action.save.rawValue)
         }
+
+        /// The Preview button's value.
+        static let preview = "preview"
     }
 
     static let editorsOnly = RoleRequirement(role: .editor, refusal: Newsroom.editorsOnly)
@@ -50,7 +57,8 @@ struct EditorController: Sendable {
             role: Self.editorsOnly,
             describe: { input in
                 let title = Self.shortTitle(input.submission.title)
-                return title.isEmpty ? "save your new article" : "save your new article “\(title)”"
+                let what = input.wantsPreview ? "preview your new article" : "save your new article"
+                return title.isEmpty ? what : "\(what) “\(title)”"
             },
             returnPath: { _ in "/editor/articles/new" },
             perform: { input, user, context, _ in try create(input, by: user, &context) },
@@ -62,7 +70,8 @@ struct EditorController: Sendable {
     var saveAction: ResumableAction<ArticleForm> {
         ResumableAction(
             name: .saveArticle, path: EditorPaths.articles + "/:id", maxBodyBytes: Self.maximumBodyBytes,
-            role: Self.editorsOnly, describe: { _ in "save your changes to an article" },
+            role: Self.editorsOnly,
+            describe: { $0.wantsPreview ? "preview your changes to an article" : "save your changes to an article" },
             returnPath: { input in input.id.map(EditorPaths.article) ?? "/editor" },
             perform: { input, user, context, _ in try save(input, by: user, &context) },
             typedText: Self.typedText, formAgain: formAgain)
@@ -84,12 +93,42 @@ struct EditorController: Sendable {
 
     func desk(_ request: Request, _ context: RequestContext) throws -> Response {
         let number = try ArticlesController.pageNumber(request.query["page"])
-        let (articles, hasOlder) = try Self.allowed(newsroom.desk(page: number, by: context.signedIn()))
+        let filter = try Self.deskFilter(request)
+        let editor = try context.signedIn()
+        let (articles, hasOlder) = try Self.allowed(newsroom.desk(page: number, filter: filter, by: editor))
         if articles.isEmpty && number > 1 {
             throw HTTPError(.notFound, "There is no page \(number) of the desk.")
         }
-        let page = DeskPage(entries: articles, page: number, hasOlder: hasOlder, now: newsroom.now)
+        let page = DeskPage(
+            entries: articles, page: number, hasOlder: hasOlder, now: newsroom.now, filter: filter,
+            choices: try Self.allowed(newsroom.deskChoices(by: editor)), query: request.query["q"] ?? "")
         return try views.page(page, title: "Newsroom", context: context)
+    }
+
+    /// `?state=draft|scheduled|published&section=SLUG&author=NAME&q=WORDS`; empty means any. A
+    /// state that does not exist or a query over 200 characters is 400.
+    static func deskFilter(_ request: Request) throws(HTTPError) -> DeskFilter {
+        func value(_ name: String) -> String? {
+            guard let raw = request.query[name] else { return nil }
+            let text = String(raw[...].trimmingASCIIWhitespace())
+            return text.isEmpty ? nil : text
+        }
+        var filter = DeskFilter(section: value("section"), author: value("author"))
+        if let state = value("state") {
+            guard let known = ArticleState(rawValue: state) else {
+                throw HTTPError(
+                    .badRequest, "The desk can show drafts, scheduled or published articles, not “\(state)”.")
+            }
+            filter.state = known
+        }
+        if let query = value("q") {
+            guard query.count <= DeskFilter.maximumQueryCharacters else {
+                throw HTTPError(
+                    .badRequest, "A search of the desk may be \(DeskFilter.maximumQueryCharacters) characters long.")
+            }
+            filter.words = DeskFilter.words(of: query)
+        }
+        return filter
     }
 
     func newArticle(_ request: Request, _ context: RequestContext) throws -> Response {
@@ -115,6 +154,9 @@ struct EditorController: Sendable {
     // MARK: Actions
 
     func create(_ input: ArticleForm, by editor: User, _ context: inout RequestContext) throws -> Response {
+        if input.wantsPreview {
+            return try form(input.submission, article: nil, context: context, previewing: true)
+        }
         guard let action = input.button, action != .unpublish else {
             return try form(
                 input.submission, article: nil, context: context,
@@ -128,10 +170,13 @@ struct EditorController: Sendable {
         guard let id = input.id, let current = try Self.allowed(newsroom.article(id: id, by: editor)) else {
             throw Self.noSuchArticle
         }
+        if input.wantsPreview {
+            return try form(input.submission, article: current, context: context, previewing: true)
+        }
         guard let action = input.button else {
             return try form(
                 input.submission, article: current, context: context,
-                errors: [.action: "Choose Save, Publish or Unpublish."], status: .unprocessableContent)
+                errors: [.action: "Choose Preview, Save, Publish or Unpublish."], status: .unprocessableContent)
         }
         return try answer(
             newsroom.update(id: id, input.submission, action: action, by: editor), input.submission, current, &context)
@@ -173,17 +218,19 @@ struct EditorController: Sendable {
 
     // MARK: Rendering
 
+    /// The form; `previewing`: what was typed, unsaved, with its preview first.
     private func form(
         _ submission: ArticleSubmission, article: Article?, context: RequestContext,
-        errors: [ArticleSubmission.Field: String] = [:], status: HTTPStatus = .ok, formAction: String? = nil
+        errors: [ArticleSubmission.Field: String] = [:], status: HTTPStatus = .ok, formAction: String? = nil,
+        previewing: Bool = false
     ) throws -> Response {
         let preview =
-            errors.isEmpty
+            errors.isEmpty && !previewing
             ? (article?.bodyHTML ?? newsroom.preview(submission.body)) : newsroom.preview(submission.body)
         let page = ArticleFormPage(
             submission: submission, article: article, errors: errors,
             formAction: formAction ?? article.map { EditorPaths.article($0.id) } ?? EditorPaths.articles,
-            previewHTML: preview, now: newsroom.now)
+            previewHTML: preview, now: newsroom.now, previewing: previewing)
         let title = article.map { "Edit “\($0.title)”" } ?? "New article"
         return try views.page(page, title: title, context: context, status: status)
     }

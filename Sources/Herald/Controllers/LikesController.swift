@@ -36,8 +36,8 @@ struct LikesController: Sendable {
             perform: { input, user, context, reply in try change(input, liked: liked, by: user, &context, reply) })
     }
 
-    /// Like or unlike (idempotent), then back to the article with a message; or, for the page's
-    /// script, `{"liked":…,"count":…}`.
+    /// Like or unlike (idempotent), then back to the article at its like button (`#like`) with a
+    /// message; or, for the page's script, `{"liked":…,"count":…}`.
     func change(_ input: LikeInput, liked: Bool, by user: User, _ context: inout RequestContext, _ reply: Reply)
         throws -> Response
     {
@@ -45,11 +45,11 @@ struct LikesController: Sendable {
         case .liked(let article):
             if reply == .json { return .json(LikeState(liked: true, count: article.count)) }
             context.nextFlash = "You liked “\(article.title)”."
-            return .redirect(to: ArticlePaths.article(article.slug))
+            return .redirect(to: ArticlePaths.likeControl(article.slug))
         case .unliked(let article):
             if reply == .json { return .json(LikeState(liked: false, count: article.count)) }
             context.nextFlash = "You no longer like “\(article.title)”."
-            return .redirect(to: ArticlePaths.article(article.slug))
+            return .redirect(to: ArticlePaths.likeControl(article.slug))
         case .noSuchArticle:
             throw ArticleRoutes.noSuchArticle
         }

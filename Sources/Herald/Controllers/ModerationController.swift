@@ -235,7 +235,8 @@ struct ModerationController: Sendable {
         if reported.isEmpty && number > 1 {
             throw HTTPError(.notFound, "There is no page \(number) of reports.")
         }
-        let page = ModerationPage(reported: reported, actions: actions, page: number, hasMore: hasMore)
+        let page = ModerationPage(
+            reported: reported, actions: actions, page: number, hasMore: hasMore, now: moderation.now)
         return try views.page(page, title: "Moderation", context: context)
     }
 }

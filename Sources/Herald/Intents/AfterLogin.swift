@@ -49,9 +49,9 @@ struct AfterLogin: Sendable {
         return response
     }
 
-    /// "like “Title”" for the login, register and reset pages, when an action begun in this
-    /// browser is pending.
-    func pendingDescription(_ request: Request, _ context: RequestContext) throws -> String? {
+    /// "like “Title”" (and "Cancel the like") for the login, register and reset pages, when an
+    /// action begun in this browser is pending.
+    func pendingDescription(_ request: Request, _ context: RequestContext) throws -> PendingActions.Description? {
         try intents.describePending(request, context)
     }
 }

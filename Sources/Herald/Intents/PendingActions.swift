@@ -258,16 +258,24 @@ final class PendingActions: Sendable {
         try parking.discard(parked)
     }
 
+    /// What the login, register and reset pages say of a pending action: what it does ("like
+    /// “Title”") and the label of the button that cancels it ("Cancel the like").
+    struct Description: Sendable, Equatable {
+        let text: String
+        let cancelLabel: String
+    }
+
     /// What is pending in this browser, for the login, register and reset pages; nil when
     /// nothing (valid, begun here) is.
-    func describePending(_ request: Request, _ context: RequestContext) throws -> String? {
+    func describePending(_ request: Request, _ context: RequestContext) throws -> Description? {
         guard let (intent, action) = pending(request, context) else { return nil }
         var form = KeptForm(parameters: intent.parameters, fields: Self.pairs(intent.fields))
         if let id = intent.parked, let browser = intent.browser {
             // A parked form is looked at, not taken (its file is not read).
             form.fields = try parking.peek(id, browser: browser, now: clock.now())?.fields ?? []
         }
-        return try? action.describe(form)
+        guard let text = try? action.describe(form) else { return nil }
+        return Description(text: text, cancelLabel: action.name.cancelLabel)
     }
 
     /// Where `POST /intent/cancel` returns: the pending action's return path, or the front page.

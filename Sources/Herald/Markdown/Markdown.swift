@@ -16,8 +16,10 @@ import Synchronization
 ///   and the preview shows them what to write in Markdown instead.
 /// - Link and image targets must pass `MarkdownURLPolicy`; a refused link or image is replaced by
 ///   its text (an image by its alt text).
-/// - Headings move down one level (`#` → `<h2>`, capped at `<h6>`), so the article's title stays
-///   the page's only `<h1>`.
+/// - The body's highest heading becomes `<h2>` and the others keep their order below it, one
+///   level per level used (`##`, `####` → `<h2>`, `<h3>`): the article's title stays the page's
+///   only `<h1>`, a body that starts at `##` does not skip from `<h1>` to `<h3>`, and no level is
+///   skipped that the author did not write between (SPEC "Pages, in small ways").
 ///
 /// cmark is meant to take time linear in the input, but this version (0.29.0.gfm.6) is not for
 /// wide tables and many image openers: `MarkdownBudget` bounds both before parsing. Over budget,
@@ -33,11 +35,26 @@ enum Markdown {
     /// react to (`~` for strikethrough, `:` and `w` for autolinks) in a global table, set as each
     /// parse of inlines starts and cleared as it ends, so a parse finishing on one thread would
     /// switch those extensions off for a parse still running on another.
-    private static let parsing = Mutex(())
+    static let parsing = Mutex(())
+
+    static let options = CMARK_OPT_DEFAULT  // without CMARK_OPT_UNSAFE: cmark's own safe mode stays on too
 
     private static func render(_ text: String, tables: Bool) -> String? {
+        parsed(text, tables: tables) { document, parser in
+            makeSafe(document)
+            guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser))
+            else { return nil }
+            defer { free(rendered) }
+            return String(cString: rendered)
+        }
+    }
+
+    /// `use`'s answer for the parsed document (and its parser, for the extensions); both are
+    /// freed after. Called while holding `parsing`.
+    static func parsed<Value>(
+        _ text: String, tables: Bool, _ use: (OpaquePointer, OpaquePointer) -> Value?
+    ) -> Value? {
         registerExtensions
-        let options = CMARK_OPT_DEFAULT  // without CMARK_OPT_UNSAFE: cmark's own safe mode stays on too
         guard let parser = cmark_parser_new(options) else { return nil }
         defer { cmark_parser_free(parser) }
         for name in tables ? ["table", "strikethrough", "autolink"] : ["strikethrough", "autolink"] {
@@ -51,12 +68,7 @@ enum Markdown {
         }
         guard let document = cmark_parser_finish(parser) else { return nil }
         defer { cmark_node_free(document) }
-        makeSafe(document)
-        guard let rendered = cmark_render_html(document, options, cmark_parser_get_syntax_extensions(parser)) else {
-            return nil
-        }
-        defer { free(rendered) }
-        return String(cString: rendered)
+        return use(document, parser)
     }
 
     /// A text cmark cannot be trusted to parse quickly, or failed to: shown as it was written.
@@ -69,9 +81,11 @@ enum Markdown {
     /// cmark-gfm's registry of extensions is global; filled once, then only read.
     private static let registerExtensions: Void = cmark_gfm_core_extensions_ensure_registered()
 
-    /// Shifts headings while walking the tree, then rewrites what must not be rendered as parsed.
-    /// The tree changes only after the walk, as cmark's iterator requires.
+    /// Collects headings, links and raw HTML while walking the tree, then renumbers the headings
+    /// and rewrites what must not be rendered as parsed. The tree changes only after the walk, as
+    /// cmark's iterator requires.
     private static func makeSafe(_ document: OpaquePointer) {
+        var headings: [OpaquePointer] = []
         var links: [OpaquePointer] = []
         var rawHTML: [OpaquePointer] = []
         guard let iterator = cmark_iter_new(document) else { return }
@@ -81,7 +95,7 @@ enum Markdown {
             guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
             let type = cmark_node_get_type(node)
             if type == CMARK_NODE_HEADING {
-                cmark_node_set_heading_level(node, min(cmark_node_get_heading_level(node) + 1, 6))
+                headings.append(node)
             } else if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE {
                 links.append(node)
             } else if type == CMARK_NODE_HTML_INLINE || type == CMARK_NODE_HTML_BLOCK {
@@ -89,6 +103,7 @@ enum Markdown {
             }
         }
         cmark_iter_free(iterator)
+        renumber(headings)
         // In document order, so a link is unwrapped before an image inside it is looked at; both
         // stay valid, since only the emptied link itself is freed.
         for node in links {
@@ -96,6 +111,15 @@ enum Markdown {
             if !MarkdownURLPolicy.allows(url) { unwrap(node) }
         }
         for node in rawHTML { escape(node) }
+    }
+
+    /// The levels used, highest first, become `<h2>`, `<h3>`… (capped at `<h6>`).
+    private static func renumber(_ headings: [OpaquePointer]) {
+        let used = Set(headings.map { cmark_node_get_heading_level($0) }).sorted()
+        for node in headings {
+            let rank = used.firstIndex(of: cmark_node_get_heading_level(node)) ?? 0
+            cmark_node_set_heading_level(node, Int32(min(2 + rank, 6)))
+        }
     }
 
     /// Replaces a link or an image by its children: the link's text, the image's alt text. Should

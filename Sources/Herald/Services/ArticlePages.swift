@@ -33,6 +33,12 @@ final class ArticlePages: Sendable {
         return .articles(items, hasOlder: hasOlder && number < Self.maximumPage)
     }
 
+    /// The newest published articles, without their bodies: what a page that was not found
+    /// offers instead.
+    func latest(_ count: Int) throws -> [Article] {
+        try articles.page(1, size: count, now: clock.now(), section: nil).0
+    }
+
     /// The section at `slug` while it has an article readers can see; nil otherwise, exactly as
     /// for a slug no section has: a section of drafts or scheduled articles is not public yet,
     /// and its page would give away its name (SPEC: a section page exists only while the

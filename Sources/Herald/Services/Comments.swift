@@ -187,6 +187,17 @@ final class Comments: Sendable {
     }
 
     /// Where a comment lives, for the page a pending deletion returns to; nil for an unknown one.
+    /// Where comment `id` is read: its article's page of comments, at its anchor. Nil when there
+    /// is no such comment or its article is not published (a draft's address is not given away).
+    func location(of id: Int) throws -> String? {
+        guard id > 0, let comment = try comments.comment(id: id),
+            let article = try articles.article(id: comment.articleID),
+            article.isPublished(at: clock.now())
+        else { return nil }
+        return Self.path(
+            of: id, slug: article.slug, page: try comments.page(holding: comment, size: Self.threadsPerPage))
+    }
+
     func articleSlug(ofComment id: Int) throws -> String? {
         guard id > 0, let comment = try comments.comment(id: id) else { return nil }
         return try articles.slug(id: comment.articleID)

@@ -168,6 +168,9 @@ final class Moderation: Sendable {
     }
 
     /// The open reports, most reported first, and the record of recent actions, for a moderator.
+    /// The time the queue's "2 hours ago" counts from.
+    var now: Int { clock.now() }
+
     func queue(page: Int, by actor: Actor) throws
         -> Permitted<(comments: [ReportedComment], hasMore: Bool, actions: [ModerationAction])>
     {

@@ -44,10 +44,17 @@ final class Newsroom: Sendable {
 
     var now: Int { clock.now() }
 
-    func desk(page number: Int, by user: User) throws -> Permitted<(articles: [ArticleStore.DeskEntry], hasOlder: Bool)>
-    {
+    func desk(page number: Int, filter: DeskFilter = DeskFilter(), by user: User) throws -> Permitted<
+        (articles: [ArticleStore.DeskEntry], hasOlder: Bool)
+    > {
         guard Self.mayWrite(user) else { return .notAllowed(Self.editorsOnly) }
-        return .allowed(try articles.deskPage(number, size: Self.deskPageSize))
+        return .allowed(try articles.deskPage(number, size: Self.deskPageSize, filter: filter, now: clock.now()))
+    }
+
+    /// The sections and bylines the desk's filters offer.
+    func deskChoices(by user: User) throws -> Permitted<DeskChoices> {
+        guard Self.mayWrite(user) else { return .notAllowed(Self.editorsOnly) }
+        return .allowed(try articles.deskChoices())
     }
 
     /// Article `id` in any state (drafts included), for an editor.
@@ -172,6 +179,11 @@ final class Newsroom: Sendable {
             problems[.body] = "Write the article's text."
         } else if !Self.bodyCharacters.contains(bodyLength) {
             problems[.body] = "The text is \(groupedDigits(bodyLength)) characters; at most 100,000."
+        } else if let elsewhere = Markdown.externalImages(body).first {
+            // Readers' browsers would not load it (the pages' CSP): refused now, not shown broken later.
+            problems[.body] =
+                "The picture “\(elsewhere)” is on another site, and readers' browsers will not load it here. "
+                + "Use the lead image to add a picture, or link to it instead: [a description](\(elsewhere))."
         }
         var publishAt: Int?
         if !submission.publishAt.trimmingCharacters(in: .whitespaces).isEmpty {

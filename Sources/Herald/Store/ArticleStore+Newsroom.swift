@@ -29,16 +29,45 @@ extension ArticleStore {
         func state(at now: Int) -> ArticleState { Article.state(isDraft: isDraft, publishedAt: publishedAt, at: now) }
     }
 
-    /// One page of every article in any state, most recently changed first. Seven columns, not
-    /// an article's twenty-two: turning rows into values was a fifth of the desk's time.
-    func deskPage(_ number: Int, size: Int) throws -> (articles: [DeskEntry], hasOlder: Bool) {
+    /// One page of every article in any state (or those `filter` keeps), most recently changed
+    /// first. Seven columns, not an article's twenty-two: turning rows into values was a fifth of
+    /// the desk's time.
+    func deskPage(_ number: Int, size: Int, filter: DeskFilter = DeskFilter(), now: Int = 0) throws -> (
+        articles: [DeskEntry], hasOlder: Bool
+    ) {
+        var conditions: [String] = []
+        var values: [SQLValue] = []
+        switch filter.state {
+        case .draft: conditions.append("draft = 1")
+        case .scheduled:
+            conditions.append("draft = 0 AND published_at > ?")
+            values.append(.integer(Int64(now)))
+        case .published:
+            conditions.append("draft = 0 AND published_at <= ?")
+            values.append(.integer(Int64(now)))
+        case nil: break
+        }
+        if let section = filter.section {
+            conditions.append("section_slug = ?")
+            values.append(.text(section))
+        }
+        if let author = filter.author {
+            conditions.append("author = ?")
+            values.append(.text(author))
+        }
+        for word in filter.words {
+            // Taken literally: LIKE's own characters are escaped.
+            conditions.append("lower(title) LIKE ? ESCAPE '!'")
+            values.append(.text("%" + Self.likeEscaped(word.lowercased()) + "%"))
+        }
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let rows = try database.withConnection { connection in
             try connection.query(
                 """
-                SELECT id, title, section, author, draft, published_at, updated_at FROM articles
+                SELECT id, title, section, author, draft, published_at, updated_at FROM articles \(whereClause)
                 ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?
                 """,
-                [.integer(Int64(size + 1)), .integer(Int64((number - 1) * size))])
+                values + [.integer(Int64(size + 1)), .integer(Int64((number - 1) * size))])
         }
         let entries = rows.prefix(size).map { row in
             DeskEntry(
@@ -46,6 +75,32 @@ extension ArticleStore {
                 isDraft: row.int(4) != 0, publishedAt: row.int(5), updatedAt: row.int(6))
         }
         return (entries, rows.count > size)
+    }
+
+    /// What the desk's filters can choose from: every section an article is in, every byline.
+    func deskChoices() throws -> DeskChoices {
+        try database.withConnection { connection in
+            let sections = try connection.query(
+                """
+                SELECT section_slug, min(section) FROM articles WHERE section_slug <> ''
+                GROUP BY section_slug ORDER BY min(section)
+                """, []
+            ).map { (slug: $0.string(0), name: $0.string(1)) }
+            let authors = try connection.query("SELECT DISTINCT author FROM articles ORDER BY author", []).map {
+                $0.string(0)
+            }
+            return DeskChoices(sections: sections, authors: authors)
+        }
+    }
+
+    /// `text` with LIKE's `%`, `_` and the escape character `!` escaped by `!`.
+    static func likeEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "!" { escaped.append("!") }
+            escaped.append(character)
+        }
+        return escaped
     }
 
     func article(id: Int) throws -> Article? {

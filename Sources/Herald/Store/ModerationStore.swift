@@ -1,6 +1,8 @@
 import Foundation
 
-/// A comment with open reports, as the moderation page lists it.
+/// A comment with open reports, as the moderation page lists it, with what a moderator needs to
+/// judge it: who reported it and when, the comment it answered, and its author's other recent
+/// comments and how many of theirs were removed before.
 struct ReportedComment: Sendable, Equatable {
     var comment: Comment
     var articleSlug: String
@@ -8,10 +10,28 @@ struct ReportedComment: Sendable, Equatable {
     /// Open reports by reason, most frequent first.
     var reasons: [(reason: String, count: Int)]
     var total: Int
+    /// The newest open reports (at most `ModerationStore.reportersShown`).
+    var reporters: [Reporter] = []
+    /// The comment it replied to, when there is one still stored.
+    var parent: Comment? = nil
+    /// The author's newest other comments (at most `ModerationStore.historyShown`), with their articles' slugs.
+    var authorRecent: [(comment: Comment, articleSlug: String)] = []
+    /// How many of the author's comments are hidden by moderators.
+    var authorRemovals = 0
+
+    /// One open report: who, why, when.
+    struct Reporter: Sendable, Equatable {
+        let username: String
+        let reason: String
+        let at: Int
+    }
 
     static func == (a: ReportedComment, b: ReportedComment) -> Bool {
         a.comment == b.comment && a.articleSlug == b.articleSlug && a.articleTitle == b.articleTitle
-            && a.total == b.total && a.reasons.elementsEqual(b.reasons, by: ==)
+            && a.total == b.total && a.reasons.elementsEqual(b.reasons, by: ==) && a.reporters == b.reporters
+            && a.parent == b.parent && a.authorRemovals == b.authorRemovals
+            && a.authorRecent.elementsEqual(
+                b.authorRecent, by: { $0.comment == $1.comment && $0.articleSlug == $1.articleSlug })
     }
 }
 
@@ -55,6 +75,10 @@ final class ModerationStore: Sendable {
         }
     }
 
+    /// How many reporters the queue names for a comment, and how many of its author's other comments it shows.
+    static let reportersShown = 5
+    static let historyShown = 3
+
     /// The queue's columns: a comment, its article, and how many open reports it has.
     private static let queueSelection = Comment.selection.replacingOccurrences(
         of: "FROM comments", with: ", articles.slug, articles.title, comments.open_reports FROM comments")
@@ -85,13 +109,81 @@ final class ModerationStore: Sendable {
             {
                 reasons[row.int(0), default: []].append((reason: row.string(1), count: row.int(2)))
             }
-            let reported = shown.map { row in
+            var reported = shown.map { row in
                 ReportedComment(
                     comment: Comment(row: row), articleSlug: row.string(Comment.columnCount),
                     articleTitle: row.string(Comment.columnCount + 1), reasons: reasons[row.int(0)] ?? [],
                     total: row.int(Comment.columnCount + 2))
             }
+            try Self.addContext(to: &reported, padded: padded, connection)
             return (reported, rows.count > size)
+        }
+    }
+
+    /// Reporters, parents and the authors' histories of a page of the queue: four statements
+    /// whatever the page holds (`padded`: its comment ids, as the reasons were read).
+    private static func addContext(
+        to reported: inout [ReportedComment], padded: [SQLValue], _ connection: any SQLConnection
+    ) throws {
+        func list(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }
+        var reporters: [Int: [ReportedComment.Reporter]] = [:]
+        for row in try connection.query(
+            """
+            SELECT comment_id, username, reason, created_at FROM (
+                SELECT r.comment_id, users.username, r.reason, r.created_at,
+                    ROW_NUMBER() OVER (PARTITION BY r.comment_id ORDER BY r.created_at DESC, r.user_id) AS n
+                FROM comment_reports r JOIN users ON users.id = r.user_id
+                WHERE r.is_open = 1 AND r.comment_id IN (\(list(padded.count)))
+            ) AS newest WHERE n <= ? ORDER BY comment_id, created_at DESC, username
+            """, padded + [.integer(Int64(reportersShown))])
+        {
+            reporters[row.int(0), default: []].append(
+                .init(username: row.string(1), reason: row.string(2), at: row.int(3)))
+        }
+        let parentIDs = Set(reported.compactMap(\.comment.parentID)).sorted()
+        var parents: [Int: Comment] = [:]
+        if !parentIDs.isEmpty {
+            for row in try connection.query(
+                Comment.selection + " WHERE comments.id IN (\(list(parentIDs.count)))",
+                parentIDs.map { .integer(Int64($0)) })
+            {
+                let parent = Comment(row: row)
+                parents[parent.id] = parent
+            }
+        }
+        let authors = Set(reported.map(\.comment.userID)).sorted().map { SQLValue.integer(Int64($0)) }
+        var recent: [Int: [(comment: Comment, articleSlug: String)]] = [:]
+        // Each author's newest comments, numbered after the comment's own columns and its slug.
+        let columns = Comment.selection.replacingOccurrences(
+            of: "FROM comments",
+            with: ", articles.slug, ROW_NUMBER() OVER (PARTITION BY comments.user_id ORDER BY comments.id DESC) AS n "
+                + "FROM comments")
+        for row in try connection.query(
+            """
+            SELECT * FROM (\(columns) JOIN articles ON articles.id = comments.article_id
+                WHERE comments.user_id IN (\(list(authors.count)))) AS history
+            WHERE n <= ? ORDER BY n
+            """, authors + [.integer(Int64(historyShown + 1))])
+        {
+            let comment = Comment(row: row)
+            recent[comment.userID, default: []].append((comment, row.string(Comment.columnCount)))
+        }
+        var removals: [Int: Int] = [:]
+        for row in try connection.query(
+            """
+            SELECT user_id, count(*) FROM comments WHERE hidden = 1 AND user_id IN (\(list(authors.count)))
+            GROUP BY user_id
+            """, authors)
+        {
+            removals[row.int(0)] = row.int(1)
+        }
+        for index in reported.indices {
+            let comment = reported[index].comment
+            reported[index].reporters = reporters[comment.id] ?? []
+            reported[index].parent = comment.parentID.flatMap { parents[$0] }
+            reported[index].authorRecent = Array(
+                (recent[comment.userID] ?? []).filter { $0.comment.id != comment.id }.prefix(historyShown))
+            reported[index].authorRemovals = removals[comment.userID] ?? 0
         }
     }
 

@@ -27,7 +27,7 @@ struct ArticlePage: Sendable {
         let now = clock.now()
         let page = ArticlePageModel(
             article: ArticlePageView(
-                article: article, liked: liked, bodyHTML: bodies.html(for: article), state: article.state(at: now)),
+                article: article, liked: liked, body: bodies.body(for: article), state: article.state(at: now)),
             comments: threads.map { CommentView(node: $0, viewer: context.user, now: now) },
             pager: Pager(
                 base: ArticlePaths.article(article.slug), page: commentsPage, hasOlder: hasMore, parameter: "comments",
@@ -86,7 +86,9 @@ struct CommentView: MustacheObject {
         case "author": return comment.map { .string($0.author) } ?? .null
         case "author_url": return comment.map { .string("/users/" + PercentEncoding.encode($0.author)) } ?? .null
         case "date_iso": return comment.map { .string(DateText.rfc3339($0.createdAt)) } ?? .null
-        case "date_text": return comment.map { .string(DateText.long($0.createdAt)) } ?? .null
+        // "3 hours ago", with the exact time (UTC) in the element's title.
+        case "date_text": return comment.map { .string(DateText.relative($0.createdAt, now: now)) } ?? .null
+        case "date_title": return comment.map { .string(DateText.dayAndTime($0.createdAt) + " UTC") } ?? .null
         case "is_edited": return .bool(comment?.editedAt != nil)
         case "is_hidden": return .bool(isHidden)
         case "shows_text": return .bool(comment != nil && (!isHidden || isModerator))

@@ -18,8 +18,11 @@ struct ArticleSummaryView: MustacheObject {
         case "date_text": .string(DateText.long(article.publishedAt))
         case "like_count": .int(article.likeCount)
         case "like_label": .string(article.likeCount == 1 ? "like" : "likes")
+        // A card says "3 likes · 1 comment", and nothing of a count that is zero.
+        case "has_likes": .bool(article.likeCount > 0)
         case "comment_count": .int(article.commentCount)
         case "comment_label": .string(article.commentCount == 1 ? "comment" : "comments")
+        case "has_comments_count": .bool(article.commentCount > 0)
         default: nil
         }
     }
@@ -49,20 +52,21 @@ struct ArticlePageView: MustacheObject {
     /// Draft or scheduled: only editors see it, under a banner saying so.
     let state: ArticleState
     private let summary: ArticleSummaryView
-    /// Already safe HTML (`ArticleBodies`); the template prints it raw.
-    private let bodyHTML: String
+    /// Already safe HTML (`ArticleBodies`; the template prints it raw) and its reading time.
+    private let body: ArticleBodies.Body
 
-    init(article: Article, liked: Bool, bodyHTML: String, state: ArticleState) {
+    init(article: Article, liked: Bool, body: ArticleBodies.Body, state: ArticleState) {
         self.article = article
         self.liked = liked
         self.state = state
         self.summary = ArticleSummaryView(article: article)
-        self.bodyHTML = bodyHTML
+        self.body = body
     }
 
     func value(forKey key: String) -> MustacheValue? {
         switch key {
-        case "body_html": .string(bodyHTML)
+        case "body_html": .string(body.html)
+        case "reading_time": .string(body.readingTime)
         case "unpublished_banner":
             switch state {
             case .published: .null
@@ -100,5 +104,8 @@ enum ArticlePaths {
     static func article(_ slug: String) -> String { "/articles/\(slug)" }
     static func like(_ slug: String) -> String { "/articles/\(slug)/like" }
     static func unlike(_ slug: String) -> String { "/articles/\(slug)/unlike" }
+    /// Where a like or an unlike without the page's script lands: the article, scrolled to its
+    /// like button (SPEC "Pages, in small ways": the 303 may carry this fragment).
+    static func likeControl(_ slug: String) -> String { "/articles/\(slug)#like" }
     static func comments(_ slug: String) -> String { "/articles/\(slug)/comments" }
 }

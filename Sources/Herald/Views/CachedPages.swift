@@ -19,11 +19,14 @@ struct FrontPageCopy: CachedPage {
     let loggedIn: Bool
     /// The section's slug; nil for the front page.
     var section: String? = nil
+    /// The header's links for the reader's roles.
+    var links: HeaderLinks = HeaderLinks(for: nil)
 
     var cacheKey: String? {
         guard page <= Self.cachedPages else { return nil }
         // Only pages of sections that exist are kept (a 404 never is), and their slugs hold no colon.
         return (section.map { "section:\($0):" } ?? "front:") + "\(page):" + (loggedIn ? "reader" : "anonymous")
+            + links.cacheKey
     }
 }
 
@@ -37,13 +40,16 @@ struct ArticlePageCopy: CachedPage {
     var commentsPage = 1
     /// A moderator's copy shows hidden comments and moderation forms: never shared.
     var moderating = false
+    /// The header's links for the reader's roles (an editor's Newsroom link).
+    var links: HeaderLinks = HeaderLinks(for: nil)
 
     var cacheKey: String? {
         if moderating || commentsPage > FrontPageCopy.cachedPages { return nil }
         switch view {
         case .anonymous: return "article:\(slug):\(commentsPage):anonymous"
         case .reader(_, hasOwnComments: true), .unpublished: return nil
-        case .reader(let liked, hasOwnComments: false): return "article:\(slug):\(commentsPage):reader:\(liked)"
+        case .reader(let liked, hasOwnComments: false):
+            return "article:\(slug):\(commentsPage):reader:\(liked)" + links.cacheKey
         }
     }
 }

@@ -77,3 +77,25 @@ enum DateText {
         DecimalDigits.write(date.minute, digits: 2, into: bytes, at: start + 3)
     }
 }
+
+extension DateText {
+    /// How long ago, in words, for comments: "just now", "5 minutes ago", "3 hours ago",
+    /// "yesterday", "4 days ago"; from four weeks on, the date itself ("29 November 2026"). The
+    /// exact time goes in the element's `title` (`dayAndTime`). A time ahead of `now` (another
+    /// server's clock a little ahead) reads "just now".
+    static func relative(_ seconds: Int, now: Int) -> String {
+        let elapsed = now - seconds
+        switch elapsed {
+        case ..<60: return "just now"
+        case ..<3600: return ago(elapsed / 60, "minute")
+        case ..<86_400: return ago(elapsed / 3600, "hour")
+        case ..<(2 * 86_400): return "yesterday"
+        case ..<(28 * 86_400): return ago(elapsed / 86_400, "day")
+        default: return long(seconds)
+        }
+    }
+
+    private static func ago(_ count: Int, _ unit: String) -> String {
+        "\(count) \(unit)\(count == 1 ? "" : "s") ago"
+    }
+}

@@ -109,7 +109,10 @@ final class PageCache: Sendable {
             missCount.add(1, ordering: .relaxed)
             var markerContext = context
             markerContext.csrf = CSRFBinding(fixedToken: Self.tokenMarker)
-            if context.user != nil { markerContext.user = User(id: 0, username: Self.nameMarker) }
+            // The roles stay: the header's links follow them, and the key holds them (`HeaderLinks`).
+            if let user = context.user {
+                markerContext.user = User(id: 0, username: Self.nameMarker, roles: user.roles)
+            }
             markerContext.requestTarget = Self.hereMarker
             let response = try render(markerContext)
             entry = Entry(

@@ -79,6 +79,9 @@ public struct Views: Sendable {
         values["here"] = .string(target == PageCache.hereMarker ? target : Self.here(target))
         values["unread_badge"] = .string(
             context.readerName == PageCache.nameMarker ? PageCache.unreadMarker : Self.unreadBadge(for: context.user))
+        let links = HeaderLinks(for: context.user)
+        values["newsroom_link"] = .bool(links.newsroom)
+        values["moderation_link"] = .bool(links.moderation)
         return values
     }
 
@@ -91,10 +94,12 @@ public struct Views: Sendable {
     }
 
     /// The header's count of unread replies, as HTML (only digits vary); empty when there are none.
+    /// A number alone on the page (the words are for screen readers), put both on the phone's Menu
+    /// button and beside the Replies link, so it never wraps into lines of its own.
     static func unreadBadge(for reader: User?) -> String {
         guard let count = reader?.unreadReplies, count > 0 else { return "" }
-        return "<a class=\"unread\" href=\"/me/replies\" data-unread-count=\"\(count)\">"
-            + "\(count) new repl\(count == 1 ? "y" : "ies")</a>"
+        return "<span class=\"unread\" data-unread-count=\"\(count)\">\(count)"
+            + "<span class=\"visually-hidden\"> new repl\(count == 1 ? "y" : "ies")</span></span>"
     }
 
     /// A piece of a page (one comment, for the page's script), rendered with `value` first and
@@ -125,10 +130,12 @@ public struct Views: Sendable {
             ?? errorPage(HTTPError(status, message), context: context)
     }
 
-    /// The error page for `error`. Never throws: if the template itself fails, a plain page is sent.
-    public func errorPage(_ error: HTTPError, context: RequestContext) -> Response {
+    /// The error page for `error` (with `latest` articles offered on a 404). Never throws: if the
+    /// template itself fails, a plain page is sent.
+    public func errorPage(_ error: HTTPError, context: RequestContext, latest: [Article] = []) -> Response {
+        let model = ErrorPage(error: error, latest: latest)
         if let page = try? page(
-            ErrorPage(error: error), title: error.status.reason, context: context, status: error.status,
+            model, title: model.heading, context: context, status: error.status,
             meta: PageMeta(description: error.message))
         {
             return page

@@ -9,8 +9,8 @@ struct AccountFormPage: PageModel {
     /// Where to go after (a checked local path).
     let next: String?
     let errors: [String]
-    /// What a pending action begun in this browser will do ("like “Title”").
-    let pending: String?
+    /// What a pending action begun in this browser will do ("like “Title”"), and its cancel label.
+    let pending: PendingActions.Description?
 
     var template: PageTemplate { isRegister ? .register : .login }
 
@@ -24,10 +24,15 @@ struct AccountFormPage: PageModel {
         case "has_errors": .bool(!errors.isEmpty)
         case "other_url":
             .string(next.map { otherPath + "?next=" + PercentEncoding.encode($0) } ?? otherPath)
-        case "pending": pending.map { .dictionary(MustacheDictionary(["text": .string($0)])) } ?? .null
+        case "pending": pending.map(Self.pendingValue) ?? .null
         default: nil
         }
     }
 
     private var otherPath: String { isRegister ? "/login" : "/register" }
+
+    /// `text` ("like “Title”") and `cancel_label` ("Cancel the like").
+    static func pendingValue(_ pending: PendingActions.Description) -> MustacheValue {
+        .dictionary(MustacheDictionary(["text": .string(pending.text), "cancel_label": .string(pending.cancelLabel)]))
+    }
 }

@@ -71,14 +71,14 @@ struct ResetPage: PageModel {
     let template = PageTemplate.reset
     let token: String
     let errors: [String]
-    let pending: String?
+    let pending: PendingActions.Description?
 
     func value(forKey key: String) -> MustacheValue? {
         switch key {
         case "action": .string("/password/reset/" + token)
         case "errors": .list(errors.map(MustacheValue.string))
         case "has_errors": .bool(!errors.isEmpty)
-        case "pending": pending.map { .dictionary(MustacheDictionary(["text": .string($0)])) } ?? .null
+        case "pending": pending.map(AccountFormPage.pendingValue) ?? .null
         default: nil
         }
     }

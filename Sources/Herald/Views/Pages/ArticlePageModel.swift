@@ -18,6 +18,9 @@ struct ArticlePageModel: PageModel {
         case "article": .object(article)
         case "comments": .list(comments.map { .object($0) })
         case "has_comments": .bool(!comments.isEmpty)
+        // SPEC "Pages, in small ways": "Comments (2)" — every comment on the article, replies
+        // included, as the cards count them (the page's script keeps it when one is added).
+        case "comment_total": .int(article.article.commentCount)
         case "comment_draft": .string(draft)
         case "comment_parent": draftParent.map(MustacheValue.int) ?? .null
         case "comment_error": commentError.map(MustacheValue.string) ?? .null

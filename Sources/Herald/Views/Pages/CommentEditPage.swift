@@ -28,4 +28,6 @@ enum CommentPaths {
     static func hide(_ id: Int) -> String { "/comments/\(id)/hide" }
     static func restore(_ id: Int) -> String { "/comments/\(id)/restore" }
     static func dismiss(_ id: Int) -> String { "/comments/\(id)/dismiss" }
+    /// A comment's lasting address: sent on to its article's page, at the comment.
+    static func permalink(_ id: Int) -> String { "/comments/\(id)" }
 }

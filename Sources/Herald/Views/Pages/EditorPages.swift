@@ -1,20 +1,66 @@
+import HTTP
 import Mustache
 
-/// `editor-desk.mustache`: every article, most recently changed first.
+/// `editor-desk.mustache`: every article, most recently changed first, or those its filters keep
+/// (state, section, author, words of the title); the pages' links keep the filters.
 struct DeskPage: PageModel {
     let template = PageTemplate.editorDesk
     let rows: [DeskRowView]
     let pager: Pager
+    let filter: DeskFilter
+    let choices: DeskChoices
+    /// The search as typed.
+    let query: String
 
-    init(entries: [ArticleStore.DeskEntry], page: Int, hasOlder: Bool, now: Int) {
+    init(
+        entries: [ArticleStore.DeskEntry], page: Int, hasOlder: Bool, now: Int, filter: DeskFilter = DeskFilter(),
+        choices: DeskChoices = DeskChoices(sections: [], authors: []), query: String = ""
+    ) {
         rows = entries.map { DeskRowView(entry: $0, now: now) }
-        pager = Pager(base: "/editor", page: page, hasOlder: hasOlder)
+        self.filter = filter
+        self.choices = choices
+        self.query = query
+        pager = Pager(base: Self.base(filter, query: query), page: page, hasOlder: hasOlder)
+    }
+
+    /// `/editor` with the filters in its query, in a fixed order.
+    static func base(_ filter: DeskFilter, query: String) -> String {
+        let pairs: [(String, String?)] = [
+            ("state", filter.state?.rawValue), ("section", filter.section), ("author", filter.author),
+            ("q", filter.words.isEmpty ? nil : query),
+        ]
+        let parts = pairs.compactMap { name, value in value.map { name + "=" + PercentEncoding.encode($0) } }
+        return parts.isEmpty ? EditorPaths.desk : EditorPaths.desk + "?" + parts.joined(separator: "&")
     }
 
     func value(forKey key: String) -> MustacheValue? {
         switch key {
         case "articles": .list(rows.map { .object($0) })
         case "has_articles": .bool(!rows.isEmpty)
+        case "is_filtered": .bool(!filter.isEmpty)
+        case "query": .string(query)
+        case "state_choices":
+            .list(
+                [(ArticleState.draft, "Draft"), (.scheduled, "Scheduled"), (.published, "Published")].map {
+                    state, label in
+                    [
+                        "value": .string(state.rawValue), "label": .string(label),
+                        "selected": .bool(filter.state == state),
+                    ]
+                })
+        case "section_choices":
+            .list(
+                choices.sections.map { section in
+                    [
+                        "value": .string(section.slug), "label": .string(section.name),
+                        "selected": .bool(filter.section == section.slug),
+                    ]
+                })
+        case "author_choices":
+            .list(
+                choices.authors.map { author in
+                    ["value": .string(author), "label": .string(author), "selected": .bool(filter.author == author)]
+                })
         default: pager.value(forKey: key)
         }
     }
@@ -26,13 +72,16 @@ struct DeskRowView: MustacheObject {
     let entry: ArticleStore.DeskEntry
     let state: MustacheValue
     let changedISO: MustacheValue
-    let changedText: MustacheValue
+    /// The day and the time apart: on a phone the cell wraps between them, never inside them.
+    let changedDay: MustacheValue
+    let changedClock: MustacheValue
 
     init(entry: ArticleStore.DeskEntry, now: Int) {
         self.entry = entry
         state = .string(entry.state(at: now).rawValue)
         changedISO = .string(DateText.rfc3339(entry.updatedAt))
-        changedText = .string(DateText.dayAndTime(entry.updatedAt))
+        changedDay = .string(DateText.long(entry.updatedAt))
+        changedClock = .string(DateText.timeOfDay(entry.updatedAt))
     }
 
     func value(forKey key: String) -> MustacheValue? {
@@ -44,7 +93,8 @@ struct DeskRowView: MustacheObject {
         case "section": entry.section.isEmpty ? .null : .string(entry.section)
         case "author": .string(entry.author)
         case "changed_iso": changedISO
-        case "changed_text": changedText
+        case "changed_day": changedDay
+        case "changed_clock": changedClock
         default: nil
         }
     }
@@ -68,9 +118,12 @@ struct ArticleFormPage: PageModel {
     let errors: [ArticleSubmission.Field: String]
     /// Where the form posts.
     let formAction: String
-    /// The body as readers will see it: the saved text, or on a refused save what was typed.
+    /// The body as readers will see it: the saved text, or on a refused save or a preview what
+    /// was typed.
     let previewHTML: String
     let now: Int
+    /// Shown after the Preview button: nothing was saved, and the preview comes first.
+    var previewing = false
 
     func value(forKey key: String) -> MustacheValue? {
         if key.hasSuffix("_error"), let field = ArticleSubmission.Field(rawValue: String(key.dropLast(6))) {
@@ -89,7 +142,9 @@ struct ArticleFormPage: PageModel {
         case "has_errors": return .bool(!errors.isEmpty)
         case "preview_html": return .string(previewHTML)
         case "has_preview": return .bool(!submission.body.isEmpty)
-        case "image_again": return .bool(submission.image != nil && errors[.image] == nil && !errors.isEmpty)
+        case "is_previewing": return .bool(previewing)
+        case "image_again":
+            return .bool(submission.image != nil && errors[.image] == nil && (!errors.isEmpty || previewing))
         default: break
         }
         guard let article else { return nil }

@@ -6,14 +6,14 @@ struct LoginLinkPage: PageModel {
     let available: Bool
     let email: String
     let error: String?
-    let pending: String?
+    let pending: PendingActions.Description?
 
     func value(forKey key: String) -> MustacheValue? {
         switch key {
         case "available": .bool(available)
         case "email": .string(email)
         case "error": error.map(MustacheValue.string) ?? .null
-        case "pending": pending.map { .dictionary(MustacheDictionary(["text": .string($0)])) } ?? .null
+        case "pending": pending.map(AccountFormPage.pendingValue) ?? .null
         default: nil
         }
     }

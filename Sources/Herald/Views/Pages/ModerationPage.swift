@@ -7,16 +7,19 @@ struct ModerationPage: PageModel {
     let reported: [ReportedComment]
     let actions: [ModerationAction]
     let pager: Pager
+    /// What "2 hours ago" counts from.
+    let now: Int
 
-    init(reported: [ReportedComment], actions: [ModerationAction], page: Int, hasMore: Bool) {
+    init(reported: [ReportedComment], actions: [ModerationAction], page: Int, hasMore: Bool, now: Int = 0) {
         self.reported = reported
         self.actions = actions
+        self.now = now
         pager = Pager(base: "/moderation", page: page, hasOlder: hasMore)
     }
 
     func value(forKey key: String) -> MustacheValue? {
         switch key {
-        case "reports": .list(reported.map { .object(ReportedCommentView(reported: $0)) })
+        case "reports": .list(reported.map { .object(ReportedCommentView(reported: $0, now: now)) })
         case "has_reports": .bool(!reported.isEmpty)
         case "actions": .list(actions.map { .object(ModerationActionView(action: $0)) })
         default: pager.value(forKey: key)
@@ -34,6 +37,8 @@ struct ModerationActionView: MustacheObject {
         case "actor": .string(action.actor)
         case "action": .string(action.action)
         case "target": .string(action.target)
+        // "comment 5" links to the comment, "user troll" to the profile.
+        case "target_url": Self.url(of: action.target).map(MustacheValue.string) ?? .null
         case "note": .string(action.note)
         case "at_iso": .string(DateText.rfc3339(action.at))
         case "at_text": .string(DateText.dayAndTime(action.at))
@@ -42,9 +47,23 @@ struct ModerationActionView: MustacheObject {
     }
 }
 
-/// A reported comment on the moderation page, with its forms.
+extension ModerationActionView {
+    static func url(of target: String) -> String? {
+        if target.hasPrefix("comment "), let id = Int(target.dropFirst("comment ".count)), id > 0 {
+            return CommentPaths.permalink(id)
+        }
+        if target.hasPrefix("user ") {
+            return "/users/" + PercentEncoding.encode(String(target.dropFirst("user ".count)))
+        }
+        return nil
+    }
+}
+
+/// A reported comment on the moderation page, with its forms and its context: who reported it
+/// and when, the comment it answered, its author's other recent comments and earlier removals.
 struct ReportedCommentView: MustacheObject {
     let reported: ReportedComment
+    var now = 0
 
     func value(forKey key: String) -> MustacheValue? {
         let comment = reported.comment
@@ -67,7 +86,54 @@ struct ReportedCommentView: MustacheObject {
         case "dismiss_action": return .string(CommentPaths.dismiss(comment.id))
         case "ban_action": return .string("/users/\(PercentEncoding.encode(comment.author))/ban")
         case "date_text": return .string(DateText.long(comment.createdAt))
+        case "reporters":
+            return .list(
+                reported.reporters.map { reporter in
+                    [
+                        "name": .string(reporter.username),
+                        "url": .string("/users/" + PercentEncoding.encode(reporter.username)),
+                        "reason": .string(reporter.reason), "iso": .string(DateText.rfc3339(reporter.at)),
+                        "when": .string(DateText.relative(reporter.at, now: now)),
+                        "exact": .string(DateText.dayAndTime(reporter.at) + " UTC"),
+                    ]
+                })
+        case "more_reporters":
+            let more = reported.total - reported.reporters.count
+            return more > 0 ? .int(more) : .null
+        case "parent":
+            return reported.parent.map { parent in
+                [
+                    "author": .string(parent.author), "excerpt": .string(Self.excerpt(parent.body)),
+                    "url": .string(ArticlePaths.article(reported.articleSlug) + "#comment-\(parent.id)"),
+                    "is_hidden": .bool(parent.isHidden),
+                ]
+            } ?? .null
+        case "history":
+            return .list(
+                reported.authorRecent.map { item in
+                    [
+                        "excerpt": .string(Self.excerpt(item.comment.body)),
+                        "url": .string(ArticlePaths.article(item.articleSlug) + "#comment-\(item.comment.id)"),
+                        "iso": .string(DateText.rfc3339(item.comment.createdAt)),
+                        "when": .string(DateText.relative(item.comment.createdAt, now: now)),
+                        "is_hidden": .bool(item.comment.isHidden),
+                    ]
+                })
+        case "has_history": return .bool(!reported.authorRecent.isEmpty || reported.authorRemovals > 0)
+        case "removals": return .int(reported.authorRemovals)
+        case "removals_text":
+            let count = reported.authorRemovals
+            return .string(
+                count == 0
+                    ? "none of their comments removed before"
+                    : "\(count) of their comments removed by moderators")
         default: return nil
         }
+    }
+
+    /// The first words of a comment, on one line.
+    static func excerpt(_ body: String) -> String {
+        let line = body.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return line.count > 140 ? String(line.prefix(139)) + "…" : line
     }
 }
