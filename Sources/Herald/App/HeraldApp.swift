@@ -104,7 +104,9 @@ public final class HeraldApp: Sendable {
 
         var router = Router<RequestContext>()
         HealthController(database: database).addRoutes(to: &router)
-        let pageCache = PageCache(database: database)
+        // One encoder for the page cache's templates and for everything compressed per response.
+        let pageEncoder = PageEncoder()
+        let pageCache = PageCache(database: database, encoder: pageEncoder)
         ArticlesController(pages: pages, page: articlePage, views: views, cache: pageCache)
             .addRoutes(to: &router)
         resumable.register(on: &router, intents: intents, hashingPool: hashingPool)
@@ -152,8 +154,8 @@ public final class HeraldApp: Sendable {
         self.metrics = metrics
         if let metrics {
             Self.registerMetrics(
-                metrics, database: database, pageCache: pageCache, intents: intents, hashingPool: hashingPool,
-                mailer: mailer)
+                metrics, database: database, pageCache: pageCache, compression: pageEncoder.counts, intents: intents,
+                hashingPool: hashingPool, mailer: mailer)
             MetricsController(metrics: metrics, token: configuration.metricsToken).addRoutes(to: &router)
         }
         let routes = router
@@ -180,7 +182,7 @@ public final class HeraldApp: Sendable {
             },
             RequestValidation(),
             StoreFailures(log: log),
-            Compression(),
+            Compression(encoder: pageEncoder),
             ClientInfo(
                 trustProxy: configuration.trustForwardedProto,
                 servedOverHTTPS: configuration.baseURL?.hasPrefix("https://") ?? false),
@@ -201,13 +203,24 @@ public final class HeraldApp: Sendable {
 
     /// The series `/metrics` shows beyond requests: read from each part's own counters when shown.
     private static func registerMetrics(
-        _ metrics: Metrics, database: Database, pageCache: PageCache, intents: PendingActions, hashingPool: WorkerPool,
-        mailer: Mailer?
+        _ metrics: Metrics, database: Database, pageCache: PageCache, compression: CompressionCounts,
+        intents: PendingActions, hashingPool: WorkerPool, mailer: Mailer?
     ) {
         metrics.declare(
             "herald_page_cache_total", .counter, help: "Shared pages served from the cache (hit) or rendered (miss).")
         metrics.gauge("herald_page_cache_total", [("result", "hit")]) { Double(pageCache.counts.hits) }
         metrics.gauge("herald_page_cache_total", [("result", "miss")]) { Double(pageCache.counts.misses) }
+        metrics.declare(
+            "herald_compressions_total", .counter,
+            help: "Responses compressed, by coding: shared pages compressed once into a template (shared), "
+                + "served from one (from_template), compressed as sent (per_response), or refused as templates.")
+        for event in CompressionCounts.Event.allCases {
+            for coding in ContentCoding.compressing {
+                metrics.gauge("herald_compressions_total", [("encoding", coding.rawValue), ("kind", event.rawValue)]) {
+                    Double(compression.count(event, coding))
+                }
+            }
+        }
         metrics.declare("herald_database_write_seconds_total", .counter, help: "Time spent in write transactions.")
         metrics.gauge("herald_database_write_seconds_total") { database.writeSeconds }
         metrics.declare("herald_database_writes_total", .counter, help: "Write transactions committed.")

@@ -65,8 +65,10 @@ public struct Views: Sendable {
         // A page rendered for the cache carries the marker, filled in for each reader as it is served.
         let target = context.requestTarget
         values["here"] = .string(target == PageCache.hereMarker ? target : Self.here(target))
-        values["unread_badge"] = .string(
-            context.readerName == PageCache.nameMarker ? PageCache.unreadMarker : Self.unreadBadge(for: context.user))
+        let forCache = context.readerName == PageCache.nameMarker
+        values["unread_badge"] = .string(forCache ? PageCache.unreadMarker : Self.unreadBadge(for: context.user))
+        values["signed_in_name"] = .string(
+            forCache ? PageCache.nameMarker : context.readerName.map { Self.signedInName($0) } ?? "")
         var body: [UInt8] = []
         body.reserveCapacity(8192)
         try library.render(template, .dictionary(MustacheDictionary(values)), into: &body)
@@ -81,9 +83,18 @@ public struct Views: Sendable {
         return "?next=" + PercentEncoding.encode(path)
     }
 
+    /// The header's "Signed in as" name, as HTML.
+    static func signedInName(_ username: String) -> String {
+        "<strong>" + escapeHTML(username) + "</strong>"
+    }
+
     /// The header's count of unread replies, as HTML (only digits vary); empty when there are none.
     static func unreadBadge(for reader: User?) -> String {
-        guard let count = reader?.unreadReplies, count > 0 else { return "" }
+        unreadBadge(count: reader?.unreadReplies ?? 0)
+    }
+
+    static func unreadBadge(count: Int) -> String {
+        guard count > 0 else { return "" }
         return "<a class=\"unread\" href=\"/me/replies\" data-unread-count=\"\(count)\">"
             + "\(count) new repl\(count == 1 ? "y" : "ies")</a>"
     }
