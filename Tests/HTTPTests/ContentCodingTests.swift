@@ -153,4 +153,38 @@ import Testing
         #expect(Set(ends).count == ends.count)
         #expect(fillers.allSatisfy { $0.allSatisfy { HoleFillers.alphabet.contains($0) } })
     }
+
+    /// The middleware: images are never compressed again; text is, in the preferred coding, and
+    /// served from a precompressed body when the response has one.
+    @Test func theMiddlewareCompressesTextNotImages() throws {
+        let encoder = PageEncoder()
+        let compression = Compression<Void>(encoder: encoder)
+        let text = Array(String(repeating: "<p>Herald news</p>\n", count: 200).utf8)
+        func respond(_ contentType: String, accept: String?, precompressed: Precompressed? = nil) throws -> Response {
+            var context: Void = ()
+            let headers = HTTPHeaders(accept.map { [("Accept-Encoding", $0)] } ?? [])
+            return try compression.handle(Request(method: .get, target: "/", headers: headers), context: &context) {
+                _, _ in
+                var response = Response(
+                    status: .ok, headers: HTTPHeaders([("Content-Type", contentType)]), body: text)
+                response.precompressed = precompressed
+                return response
+            }
+        }
+        let png = try respond("image/png", accept: "br, gzip")
+        #expect(png.headers["Content-Encoding"] == nil && png.body == text && png.headers["Vary"] == nil)
+        let html = try respond("text/html; charset=utf-8", accept: "gzip, deflate, br, zstd")
+        #expect(html.headers["Content-Encoding"] == "br" && html.headers["Vary"] == "Accept-Encoding")
+        #expect(BrotliCodec.decompress(html.body) == text)
+        #expect(encoder.counts.count(.compressedPerResponse, .br) == 1)
+        let plain = try respond("application/json", accept: nil)
+        #expect(
+            plain.headers["Content-Encoding"] == nil && plain.body == text && plain.headers["Vary"] == "Accept-Encoding"
+        )
+        let served = try respond(
+            "text/html", accept: "zstd", precompressed: Precompressed { $0 == .zstd ? [1, 2, 3] : nil })
+        #expect(served.body == [1, 2, 3] && served.headers["Content-Encoding"] == "zstd")
+        #expect(encoder.counts.count(.servedFromTemplate, .zstd) == 1)
+        #expect(encoder.counts.count(.compressedPerResponse, .zstd) == 0)
+    }
 }

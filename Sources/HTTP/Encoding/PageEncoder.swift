@@ -1,5 +1,9 @@
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What compresses responses: pages shared by many readers once, at strong levels, into
 /// templates; everything else per response at fast levels. Both levels of each coding were chosen
 /// by measurement (ARCHITECTURE.md, "Compression"; `Benchmarks/compression-levels.sh`).
@@ -23,13 +27,20 @@ public final class PageEncoder: Sendable {
 
     public let shared: Levels
     public let perResponse: Levels
+    /// Templates made per second at most. One costs milliseconds (brotli 11 on a 20 KB page:
+    /// ~30 ms), and a client asking for thousands of pages the cache has not kept could otherwise
+    /// make the server compress at the strong level on every request; past the budget a page is
+    /// compressed per response and its template made by a later request.
+    public let templatesPerSecond: Int
+    private let budget = Mutex<(second: Int, used: Int)>((0, 0))
     private let gzip: Gzip
     private let zstd: ZstdCodec
     public let counts = CompressionCounts()
 
-    public init(shared: Levels = .shared, perResponse: Levels = .perResponse) {
+    public init(shared: Levels = .shared, perResponse: Levels = .perResponse, templatesPerSecond: Int = 50) {
         self.shared = shared
         self.perResponse = perResponse
+        self.templatesPerSecond = templatesPerSecond
         gzip = Gzip(level: perResponse.gzip)
         zstd = ZstdCodec(level: perResponse.zstd)
     }
@@ -45,6 +56,17 @@ public final class PageEncoder: Sendable {
         }
         if encoded != nil { counts.record(.compressedPerResponse, coding) }
         return encoded
+    }
+
+    /// Whether a template may be made now (`templatesPerSecond`); counts it when so.
+    public func mayMakeTemplate() -> Bool {
+        let second = monotonicSeconds()
+        return budget.withLock { budget in
+            if budget.second != second { budget = (second, 0) }
+            guard budget.used < templatesPerSecond else { return false }
+            budget.used += 1
+            return true
+        }
     }
 
     /// `page` compressed once in `coding` at the shared level, checked by decoding a copy; nil when
@@ -69,6 +91,13 @@ public final class PageEncoder: Sendable {
         counts.record(template == nil ? .templateRefused : .compressedShared, coding)
         return template
     }
+}
+
+/// Whole seconds of a monotonic clock.
+private func monotonicSeconds() -> Int {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return time.tv_sec
 }
 
 /// How many responses each coding compressed, and how: shown in `/metrics`.

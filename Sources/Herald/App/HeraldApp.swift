@@ -163,8 +163,8 @@ public final class HeraldApp: Sendable {
         resumablePaths = resumable.all.map(\.path)
 
         // The order here is the order of protection: log everything, add security headers to
-        // everything (error pages included), turn errors into pages, refuse malformed requests
-        // before any of our code reads them, compress what goes out, then find the reader,
+        // everything (error pages included), compress what goes out, turn errors into pages,
+        // refuse malformed requests before any of our code reads them, then find the reader,
         // refuse cross-site POSTs before any handler runs, and carry one-shot messages.
         let middleware: [(any Middleware<RequestContext>)?] = [
             AccessLog(log: configuration.accessLog ? log : .silent) { routes.pattern(for: $0) },
@@ -175,6 +175,8 @@ public final class HeraldApp: Sendable {
                 contentSecurityPolicy: ContentSecurityPolicy.herald,
                 strictTransportSecurity: configuration.baseURL?.hasPrefix("https://") == true
                     ? "max-age=31536000; includeSubDomains" : nil),
+            // Outside the error pages, so that they too go out compressed.
+            Compression(encoder: pageEncoder),
             ErrorPages(log: log) { error, request, context in
                 // The page's script asks for JSON: it shows the message next to the form.
                 if request.prefersJSON { return .json(["error": error.message], status: error.status) }
@@ -182,7 +184,6 @@ public final class HeraldApp: Sendable {
             },
             RequestValidation(),
             StoreFailures(log: log),
-            Compression(encoder: pageEncoder),
             ClientInfo(
                 trustProxy: configuration.trustForwardedProto,
                 servedOverHTTPS: configuration.baseURL?.hasPrefix("https://") ?? false),

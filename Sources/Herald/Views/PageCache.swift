@@ -125,9 +125,12 @@ final class PageCache: Sendable {
                 response.body = PageSlot.filling(entry.slots, of: response.body, values: values)
             }
         }
-        let encodings = entry.encodings
-        response.precompressed = Precompressed { coding in
-            encodings.body(in: coding, values: values.withFillersForEmptyKinds)
+        // Only a page the cache keeps has a template: anything else is compressed per response.
+        if response.status == .ok {
+            let encodings = entry.encodings
+            response.precompressed = Precompressed { coding in
+                encodings.body(in: coding, values: values.withFillersForEmptyKinds)
+            }
         }
         return response
     }

@@ -55,11 +55,12 @@ final class SharedPageEncodings: Sendable {
                 case .ready(let template): return .serve(template)
                 case .building, .refused: return .none
                 case nil:
+                    guard encoder.mayMakeTemplate() else { return .none }
                     variants[index].states[coding] = .building
                     return .build
                 }
             }
-            guard variants.count < Self.maximumAddresses else { return .none }
+            guard variants.count < Self.maximumAddresses, encoder.mayMakeTemplate() else { return .none }
             variants.append(Variant(here: values.here, states: [coding: .building]))
             return .build
         }
