@@ -21,26 +21,30 @@ public final class PageEncoder: Sendable {
 
         /// For pages compressed once and served many times.
         public static let shared = Levels(brotli: 11, zstd: 19, gzip: 9)
-        /// For responses compressed as they are sent: the fastest that are still smaller than gzip.
-        public static let perResponse = Levels(brotli: 4, zstd: 4, gzip: 6)
+        /// For responses compressed as they are sent: the fastest that are still smaller than gzip -6
+        /// (zstd comes within 2 % of it on pages under 5 KB, where only its level 19 is smaller).
+        public static let perResponse = Levels(brotli: 4, zstd: 5, gzip: 6)
     }
 
     public let shared: Levels
     public let perResponse: Levels
-    /// Templates made per second at most. One costs milliseconds (brotli 11 on a 20 KB page:
-    /// ~30 ms), and a client asking for thousands of pages the cache has not kept could otherwise
-    /// make the server compress at the strong level on every request; past the budget a page is
-    /// compressed per response and its template made by a later request.
-    public let templatesPerSecond: Int
+    /// CPU time per second that strong templates may take (microseconds). One costs milliseconds
+    /// (brotli 11: 8 ms for a 7 KB article, 26 ms for the 22 KB front page); a page is first
+    /// made a template at the per-response levels, which costs what compressing one response
+    /// does, and made again at the strong levels while this budget lasts — so asking for
+    /// thousands of pages cannot make the server spend more than this on strong compression.
+    public let strongMicrosecondsPerSecond: Int
     private let budget = Mutex<(second: Int, used: Int)>((0, 0))
     private let gzip: Gzip
     private let zstd: ZstdCodec
     public let counts = CompressionCounts()
 
-    public init(shared: Levels = .shared, perResponse: Levels = .perResponse, templatesPerSecond: Int = 50) {
+    public init(
+        shared: Levels = .shared, perResponse: Levels = .perResponse, strongMicrosecondsPerSecond: Int = 200_000
+    ) {
         self.shared = shared
         self.perResponse = perResponse
-        self.templatesPerSecond = templatesPerSecond
+        self.strongMicrosecondsPerSecond = strongMicrosecondsPerSecond
         gzip = Gzip(level: perResponse.gzip)
         zstd = ZstdCodec(level: perResponse.zstd)
     }
@@ -58,53 +62,67 @@ public final class PageEncoder: Sendable {
         return encoded
     }
 
-    /// Whether a template may be made now (`templatesPerSecond`); counts it when so.
-    public func mayMakeTemplate() -> Bool {
-        let second = monotonicSeconds()
+    /// Whether this second's budget for strong templates has time left.
+    public func mayMakeStrongTemplate() -> Bool {
+        let second = monotonicMicroseconds() / 1_000_000
         return budget.withLock { budget in
             if budget.second != second { budget = (second, 0) }
-            guard budget.used < templatesPerSecond else { return false }
-            budget.used += 1
-            return true
+            return budget.used < strongMicrosecondsPerSecond
         }
     }
 
-    /// `page` compressed once in `coding` at the shared level, checked by decoding a copy; nil when
-    /// it cannot be made into a template (the page is then compressed per response).
-    public func template(_ page: HoledPage, as coding: ContentCoding) -> EncodedTemplate? {
+    /// `page` compressed once in `coding` — at the strong level, or at the per-response level for
+    /// a first template (`strong: false`) — and checked by decoding a copy; nil when it cannot be
+    /// made into a template (the page is then compressed per response).
+    public func template(_ page: HoledPage, as coding: ContentCoding, strong: Bool = true) -> EncodedTemplate? {
+        let levels = strong ? shared : perResponse
+        let started = monotonicMicroseconds()
         let template: EncodedTemplate?
         switch coding {
         case .br:
             template = EncodedTemplate.build(
-                page, encode: { BrotliCodec.template($0, inserting: $1, quality: shared.brotli) },
+                page, encode: { BrotliCodec.template($0, inserting: $1, quality: levels.brotli) },
                 decode: { BrotliCodec.decompress($0, limit: page.bytes.count) })
         case .zstd:
             template = EncodedTemplate.build(
-                page, encode: { ZstdCodec.template($0, inserting: $1, level: shared.zstd) },
+                page, encode: { ZstdCodec.template($0, inserting: $1, level: levels.zstd) },
                 decode: { ZstdCodec.decompress($0, limit: page.bytes.count) })
         case .gzip:
             template = EncodedTemplate.build(
-                page, encode: { Gzip.template($0, inserting: $1, level: shared.gzip) },
+                page, encode: { Gzip.template($0, inserting: $1, level: levels.gzip) },
                 decode: { Gzip.decompress($0, limit: page.bytes.count) })
         case .identity: return nil
         }
-        counts.record(template == nil ? .templateRefused : .compressedShared, coding)
+        if strong {
+            let now = monotonicMicroseconds()
+            budget.withLock { budget in
+                if budget.second == now / 1_000_000 {
+                    budget.used += now - started
+                } else {
+                    budget = (now / 1_000_000, 0)
+                }
+            }
+        }
+        counts.record(template == nil ? .templateRefused : strong ? .compressedShared : .compressedFirst, coding)
         return template
     }
 }
 
-/// Whole seconds of a monotonic clock.
-private func monotonicSeconds() -> Int {
+/// Microseconds of a monotonic clock.
+private func monotonicMicroseconds() -> Int {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
-    return time.tv_sec
+    return time.tv_sec * 1_000_000 + time.tv_nsec / 1000
 }
 
 /// How many responses each coding compressed, and how: shown in `/metrics`.
 public final class CompressionCounts: Sendable {
     public enum Event: String, CaseIterable, Sendable {
-        /// A shared page compressed into a template (once per page and coding).
+        /// A shared page compressed into a template at the strong level (once per page and coding).
         case compressedShared = "shared"
+        /// A shared page's first template, at the per-response level (made again at the strong
+        /// level when the budget allows).
+        case compressedFirst = "first"
         /// A response compressed as it was sent.
         case compressedPerResponse = "per_response"
         /// A shared page that could not be made a template (compressed per response instead).

@@ -14,9 +14,11 @@ final class SharedPageEncodings: Sendable {
     static let maximumAddresses = 2
 
     private enum State: Sendable {
-        /// One request is compressing it; the others meanwhile compress their copy per response.
-        case building
-        case ready(EncodedTemplate)
+        /// One request is compressing it; the others meanwhile serve what there was, or compress
+        /// their copy per response.
+        case building(previous: EncodedTemplate?)
+        /// At the per-response level (`strong: false`) until the strong one is made.
+        case ready(EncodedTemplate, strong: Bool)
         /// It cannot be a template (`HoledPage`, `EncodedTemplate.build`): per response.
         case refused
     }
@@ -42,38 +44,49 @@ final class SharedPageEncodings: Sendable {
     func isFor(_ body: [UInt8]) -> Bool { self.body == body }
 
     /// The page in `coding` with one reader's `values`, or nil to have it compressed per response.
+    ///
+    /// A page's first template is made at once at the per-response level (it costs what
+    /// compressing this one response would); a later request makes it again at the strong level
+    /// while the encoder's budget for that lasts, and serves the stronger bytes from then on.
     func body(in coding: ContentCoding, values: PageSlot.Values) -> [UInt8]? {
         let filled = [values.token, values.name, values.unread]
         enum Next {
             case serve(EncodedTemplate)
-            case build
+            case build(strong: Bool, serving: EncodedTemplate?)
             case none
         }
         let next: Next = variants.withLock { variants in
-            if let index = variants.firstIndex(where: { $0.here == values.here }) {
-                switch variants[index].states[coding] {
-                case .ready(let template): return .serve(template)
-                case .building, .refused: return .none
-                case nil:
-                    guard encoder.mayMakeTemplate() else { return .none }
-                    variants[index].states[coding] = .building
-                    return .build
-                }
+            guard let index = variants.firstIndex(where: { $0.here == values.here }) else {
+                guard variants.count < Self.maximumAddresses else { return .none }
+                variants.append(Variant(here: values.here, states: [coding: .building(previous: nil)]))
+                return .build(strong: false, serving: nil)
             }
-            guard variants.count < Self.maximumAddresses, encoder.mayMakeTemplate() else { return .none }
-            variants.append(Variant(here: values.here, states: [coding: .building]))
-            return .build
+            switch variants[index].states[coding] {
+            case .ready(let template, strong: true): return .serve(template)
+            case .ready(let template, strong: false):
+                guard encoder.mayMakeStrongTemplate() else { return .serve(template) }
+                variants[index].states[coding] = .building(previous: template)
+                return .build(strong: true, serving: template)
+            case .building(let previous): return previous.map(Next.serve) ?? .none
+            case .refused: return .none
+            case nil:
+                variants[index].states[coding] = .building(previous: nil)
+                return .build(strong: false, serving: nil)
+            }
         }
         switch next {
         case .serve(let template): return template.filled(filled)
         case .none: return nil
-        case .build:
-            let template = PageSlot.holedPage(slots, of: body, here: values.here).flatMap {
-                encoder.template($0, as: coding)
+        case .build(let strong, let serving):
+            let made = PageSlot.holedPage(slots, of: body, here: values.here).flatMap {
+                encoder.template($0, as: coding, strong: strong)
             }
+            // A strong template that could not be made leaves the first one in use.
+            let template = made ?? serving
             variants.withLock { variants in
                 if let index = variants.firstIndex(where: { $0.here == values.here }) {
-                    variants[index].states[coding] = template.map(State.ready) ?? .refused
+                    variants[index].states[coding] =
+                        template.map { .ready($0, strong: made != nil ? strong : true) } ?? .refused
                 }
             }
             return template?.filled(filled)
