@@ -185,6 +185,26 @@ record "Markdown article + image" "$(COOKIE= PAGE_PATH=/articles/newsroom-benchm
 record "image from /media (~250 KB)" "$(COOKIE= PAGE_PATH=$MEDIA_PATH measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/page.lua")"
 record "newsroom desk, editor" "$(PAGE_PATH=/editor measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/page.lua")"
 
+# Bytes per response, asked for while this server still runs.
+# Body bytes of one response: PATH, optional COOKIE, Accept-Encoding (default: ACCEPT_ENCODING).
+bytes() {
+  local ae=${3-$ACCEPT_ENCODING}
+  curl -s -o /dev/null -w '%{size_download}' ${2:+-b "$2"} ${ae:+-H "Accept-Encoding: $ae"} "$BASE$1"
+}
+ARTICLE=/articles/generated-1
+declare -A BYTES=(
+  ["front page"]=$(bytes /) ["article, anonymous"]=$(bytes $ARTICLE "$RETURNING") ["article, first visit"]=$(bytes $ARTICLE)
+  ["article, logged in"]=$(bytes $ARTICLE "$COOKIE") ["profile page (60 comments)"]=$(bytes /users/benchreader)
+  ["account page, logged in"]=$(bytes /account "$COOKIE") ["section page"]=$(bytes /sections/world)
+  ["section feed"]=$(bytes /sections/world/feed.atom) ["Markdown article + image"]=$(bytes /articles/newsroom-benchmark-article)
+  ["newsroom desk, editor"]=$(bytes /editor "$COOKIE") ["image from /media (~250 KB)"]=$(bytes "$MEDIA_PATH")
+  ["nginx, front page bytes, gzip_static"]=$(curl -s -o /dev/null -w '%{size_download}' -H 'Accept-Encoding: gzip' http://127.0.0.1:18080/front.html)
+  ["nginx, article bytes, gzip_static"]=$(curl -s -o /dev/null -w '%{size_download}' -H 'Accept-Encoding: gzip' http://127.0.0.1:18080/article.html)
+)
+FRONT_BR=$(bytes / "" br) FRONT_ZSTD=$(bytes / "" zstd)
+FRONT_GZIP=$(bytes / "" gzip) FRONT_IDENTITY=$(bytes / "" "")
+ARTICLE_BR=$(bytes $ARTICLE "$RETURNING" br) ARTICLE_ZSTD=$(bytes $ARTICLE "$RETURNING" zstd)
+ARTICLE_GZIP=$(bytes $ARTICLE "$RETURNING" gzip) ARTICLE_IDENTITY=$(bytes $ARTICLE "$RETURNING" "")
 # Like counts must equal the rows after all that.
 MISMATCH=$(sqlite3 "$DATA/herald.sqlite3" "SELECT count(*) FROM articles a WHERE like_count != (SELECT count(*) FROM likes l WHERE l.article_id = a.id)")
 
@@ -236,25 +256,6 @@ NGINX_RPS=$(( SUM_RPS["nginx static 2 KB"] / ROUNDS ))
 avg() { echo $(( SUM_RPS[$1] / ${2:-$ROUNDS} )); }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 atleast() { awk -v r="$1" -v t="$2" 'BEGIN { print (r >= t) ? "met" : "not met" }'; }
-# Body bytes of one response: PATH, optional COOKIE, Accept-Encoding (default: ACCEPT_ENCODING).
-bytes() {
-  local ae=${3-$ACCEPT_ENCODING}
-  curl -s -o /dev/null -w '%{size_download}' ${2:+-b "$2"} ${ae:+-H "Accept-Encoding: $ae"} "$BASE$1"
-}
-ARTICLE=/articles/generated-1
-declare -A BYTES=(
-  ["front page"]=$(bytes /) ["article, anonymous"]=$(bytes $ARTICLE "$RETURNING") ["article, first visit"]=$(bytes $ARTICLE)
-  ["article, logged in"]=$(bytes $ARTICLE "$COOKIE") ["profile page (60 comments)"]=$(bytes /users/benchreader)
-  ["account page, logged in"]=$(bytes /account "$COOKIE") ["section page"]=$(bytes /sections/world)
-  ["section feed"]=$(bytes /sections/world/feed.atom) ["Markdown article + image"]=$(bytes /articles/newsroom-benchmark-article)
-  ["newsroom desk, editor"]=$(bytes /editor "$COOKIE") ["image from /media (~250 KB)"]=$(bytes "$MEDIA_PATH")
-  ["nginx, front page bytes, gzip_static"]=$(curl -s -o /dev/null -w '%{size_download}' -H 'Accept-Encoding: gzip' http://127.0.0.1:18080/front.html)
-  ["nginx, article bytes, gzip_static"]=$(curl -s -o /dev/null -w '%{size_download}' -H 'Accept-Encoding: gzip' http://127.0.0.1:18080/article.html)
-)
-FRONT_BR=$(bytes / "" br) FRONT_ZSTD=$(bytes / "" zstd)
-FRONT_GZIP=$(bytes / "" gzip) FRONT_IDENTITY=$(bytes / "" "")
-ARTICLE_BR=$(bytes $ARTICLE "$RETURNING" br) ARTICLE_ZSTD=$(bytes $ARTICLE "$RETURNING" zstd)
-ARTICLE_GZIP=$(bytes $ARTICLE "$RETURNING" gzip) ARTICLE_IDENTITY=$(bytes $ARTICLE "$RETURNING" "")
 # Issue #31's targets: against nginx serving the same page's bytes gzipped beforehand.
 declare -A CEILING=(
   ["front page"]="nginx, front page bytes, gzip_static" ["article, anonymous"]="nginx, article bytes, gzip_static"

@@ -1,9 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What compresses responses: pages shared by many readers once, at strong levels, into
 /// templates; everything else per response at fast levels. Both levels of each coding were chosen
 /// by measurement (ARCHITECTURE.md, "Compression"; `Benchmarks/compression-levels.sh`).
@@ -64,7 +60,7 @@ public final class PageEncoder: Sendable {
 
     /// Whether this second's budget for strong templates has time left.
     public func mayMakeStrongTemplate() -> Bool {
-        let second = monotonicMicroseconds() / 1_000_000
+        let second = Int(monotonicMicroseconds() / 1_000_000)
         return budget.withLock { budget in
             if budget.second != second { budget = (second, 0) }
             return budget.used < strongMicrosecondsPerSecond
@@ -76,7 +72,7 @@ public final class PageEncoder: Sendable {
     /// made into a template (the page is then compressed per response).
     public func template(_ page: HoledPage, as coding: ContentCoding, strong: Bool = true) -> EncodedTemplate? {
         let levels = strong ? shared : perResponse
-        let started = monotonicMicroseconds()
+        let started = Int(monotonicMicroseconds())
         let template: EncodedTemplate?
         switch coding {
         case .br:
@@ -94,7 +90,7 @@ public final class PageEncoder: Sendable {
         case .identity: return nil
         }
         if strong {
-            let now = monotonicMicroseconds()
+            let now = Int(monotonicMicroseconds())
             budget.withLock { budget in
                 if budget.second == now / 1_000_000 {
                     budget.used += now - started
@@ -108,12 +104,6 @@ public final class PageEncoder: Sendable {
     }
 }
 
-/// Microseconds of a monotonic clock.
-private func monotonicMicroseconds() -> Int {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return time.tv_sec * 1_000_000 + time.tv_nsec / 1000
-}
 
 /// How many responses each coding compressed, and how: shown in `/metrics`.
 public final class CompressionCounts: Sendable {
