@@ -3,7 +3,7 @@
 #   make test   run the whole test suite (what CI runs)
 
 SHELL := /bin/bash
-APT_PACKAGES := libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev libbrotli-dev libpq-dev libcurl4-openssl-dev libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config
+APT_PACKAGES := libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev libbrotli-dev libzstd-dev libpq-dev libcurl4-openssl-dev libcmark-gfm-dev libcmark-gfm-extensions-dev pkg-config
 # What only the tests need: a real SMTP server for the mail tests (Tests/mail/smtp_sink.py).
 TEST_APT_PACKAGES := python3-aiosmtpd
 HOST ?= 127.0.0.1
@@ -25,6 +25,7 @@ test: deps
 	./scripts/test-postgres.sh
 	HERALD_BINARY=.build/debug/herald python3 Tests/cluster/test_cluster.py
 	./scripts/ops-test.sh --no-build
+	./scripts/encoding-test.sh --no-build
 	python3 Benchmarks/hostile.py --binary .build/debug/herald --seconds 1.5
 	./scripts/browser-test.sh --no-build
 	./scripts/fuzz.sh 3

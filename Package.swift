@@ -28,15 +28,19 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
-        // Brotli compresses the intent cookie's payload: it fits 2,000 characters of Chinese
-        // prose in 4 KB where deflate cannot.
         // libpq, for sites that share one PostgreSQL database between several Herald servers.
         .systemLibrary(
             name: "CPostgres", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]),
+        // Brotli compresses pages (HTTP) and the intent cookie's payload (it fits 2,000 characters
+        // of Chinese prose in 4 KB where deflate cannot).
         .systemLibrary(
             name: "CBrotli", pkgConfig: "libbrotlienc",
             providers: [.apt(["libbrotli-dev"])]),
+        // zstd, one of the three encodings pages are served in (with br and gzip).
+        .systemLibrary(
+            name: "CZstd", pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]),
         // libcurl speaks SMTP (STARTTLS, AUTH, dot-stuffing) for the password-reset mail.
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
@@ -52,7 +56,8 @@ let package = Package(
         .target(name: "TextSupport", swiftSettings: crossModuleOptimization),
         // The HTTP layer: a thin Swift wrapper over libmicrohttpd.
         .target(
-            name: "HTTP", dependencies: ["CMicroHTTPD", "CZlib", "TextSupport"], swiftSettings: crossModuleOptimization),
+            name: "HTTP", dependencies: ["CMicroHTTPD", "CZlib", "CBrotli", "CZstd", "TextSupport"],
+            swiftSettings: crossModuleOptimization),
         // The template engine; knows nothing of HTTP.
         .target(name: "Mustache", swiftSettings: crossModuleOptimization),
         // The application: configuration, services, store, controllers, security.
@@ -71,6 +76,9 @@ let package = Package(
         .executableTarget(
             name: "template-bench", dependencies: ["Mustache"],
             path: "Benchmarks/TemplateBench"),
+        .executableTarget(
+            name: "compression-bench", dependencies: ["HTTP"],
+            path: "Benchmarks/CompressionBench"),
 
         // A raw-socket HTTP client and helpers shared by the test targets.
         .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport"),

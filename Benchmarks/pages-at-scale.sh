@@ -32,7 +32,7 @@ ARTICLES=100000
 READERS=10000
 READER=benchreader
 
-./scripts/install-deps.sh libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev pkg-config sqlite3 wrk curl
+./scripts/install-deps.sh libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev libbrotli-dev libzstd-dev pkg-config sqlite3 wrk curl
 swift build -c release --product herald >/dev/null
 HERALD=$ROOT/.build/release/herald
 

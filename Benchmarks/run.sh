@@ -3,6 +3,13 @@
 #
 #   Benchmarks/run.sh            # ~5 minutes; prints a table and appends it to Benchmarks/RESULTS.md
 #   ALL=1 Benchmarks/run.sh      # then cluster.sh and pages-at-scale.sh: every figure of issue #22
+#   ACCEPT_ENCODING= Benchmarks/run.sh   # as a client that asks for no encoding (the older runs)
+#
+# Every request sends a browser's `Accept-Encoding: gzip, deflate, br, zstd` (ACCEPT_ENCODING), and
+# the pages of issue #31 are measured again without it (the "no encoding" columns). The ceilings
+# are nginx serving the same bytes as Herald's page: its front page and an anonymous article,
+# gzipped beforehand (`gzip_static`), and the front page gzipped per request (`gzip on`); and, for
+# the figures without an encoding, a 2 KB static file as before.
 #
 # Starts a release build of Herald on a fresh data directory (demo content plus 1,000 generated
 # articles) and nginx serving a 2 KB static file as the ceiling, then measures, interleaved over
@@ -20,12 +27,13 @@ ROOT=$PWD
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-5s}
 C=${CONNECTIONS:-32}
+ACCEPT_ENCODING=${ACCEPT_ENCODING-gzip, deflate, br, zstd}
 WORK=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-./scripts/install-deps.sh libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev libbrotli-dev libpq-dev \
+./scripts/install-deps.sh libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev libbrotli-dev libzstd-dev libpq-dev \
   libcurl4-openssl-dev pkg-config \
-  sqlite3 wrk nginx curl python3
+  sqlite3 wrk nginx curl python3 gzip
 swift build -c release --product herald >/dev/null
 HERALD=$ROOT/.build/release/herald
 
@@ -53,9 +61,10 @@ start_herald() { # $1 data dir; sets HERALD_PID and PORT
   PORT=$(sed -n 's/^listening on http:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$WORK/herald.out")
 }
 
-# wrk → "req/s p50 p99" (latencies in ms)
+# wrk → "req/s p50 p99" (latencies in ms); AE (default: ACCEPT_ENCODING) is the Accept-Encoding sent.
 measure() {
-  wrk -t1 -c"${2:-$C}" -d"$DURATION" --latency ${3:+-s "$3"} "$1" | awk '
+  local ae=${AE-$ACCEPT_ENCODING}
+  wrk -t1 -c"${2:-$C}" -d"$DURATION" --latency ${3:+-s "$3"} ${ae:+-H "Accept-Encoding: $ae"} "$1" | awk '
     function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
     /Requests\/sec/ { rps = $2 } /^ +50%/ { p50 = ms($2) } /^ +99%/ { p99 = ms($2) }
     END { printf "%.0f %.2f %.2f", rps, p50, p99 }'
@@ -72,11 +81,13 @@ events { worker_connections 4096; }
 http {
   access_log off;
   client_body_temp_path $WORK; proxy_temp_path $WORK; fastcgi_temp_path $WORK; uwsgi_temp_path $WORK; scgi_temp_path $WORK;
-  server { listen 127.0.0.1:18080; root $WORK/www; }
+  types { text/html html; text/plain txt; }
+  # The same bytes as Herald's pages, gzipped beforehand (what a CDN or a static site serves)…
+  server { listen 127.0.0.1:18080; root $WORK/www; gzip_static on; }
+  # …and gzipped as they are sent, at nginx's default level.
+  server { listen 127.0.0.1:18081; root $WORK/www; gzip on; gzip_types text/html; gzip_min_length 1024; }
 }
 NGINX
-nginx -c "$WORK/nginx.conf"
-sleep 0.3
 NGINX_URL=http://127.0.0.1:18080/static.txt
 
 # --- Herald with demo content and 1,000 generated articles --------------------------------------------
@@ -86,6 +97,13 @@ kill -TERM "$HERALD_PID"; wait "$HERALD_PID" || true
 generate_articles "$DATA/herald.sqlite3" 1000
 start_herald "$DATA"
 BASE=http://127.0.0.1:$PORT
+# nginx's copies of Herald's front page and of an anonymous reader's article (their form token
+# and return address as one reader gets them), gzipped beforehand at the strongest level.
+curl -s -o "$WORK/www/front.html" "$BASE/"
+curl -s -o "$WORK/www/article.html" "$BASE/articles/generated-1"
+gzip -9 -k "$WORK/www/front.html" "$WORK/www/article.html"
+nginx -c "$WORK/nginx.conf"
+sleep 0.3
 SLUGS=$(sqlite3 "$DATA/herald.sqlite3" "SELECT slug FROM articles ORDER BY random() LIMIT 500" | tr '\n' ' ')
 LIKE_SLUGS=$(sqlite3 "$DATA/herald.sqlite3" "SELECT slug FROM articles ORDER BY published_at DESC LIMIT 20" | tr '\n' ' ')
 
@@ -142,12 +160,20 @@ record() { # name "rps p50 p99"
 
 for round in $(seq 1 "$ROUNDS"); do
   echo "round $round"
-  record "nginx static 2 KB" "$(measure "$NGINX_URL")"
+  record "nginx static 2 KB" "$(AE= measure "$NGINX_URL")"
+  record "nginx, front page bytes, gzip_static" "$(measure http://127.0.0.1:18080/front.html)"
+  record "nginx, front page bytes, gzip on" "$(measure http://127.0.0.1:18081/front.html)"
+  record "nginx, article bytes, gzip_static" "$(measure http://127.0.0.1:18080/article.html)"
   record "front page" "$(measure "$BASE/")"
   record "article, anonymous" "$(COOKIE=$RETURNING measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/articles.lua")"
   record "article, first visit" "$(COOKIE= measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/articles.lua")"
   record "article, logged in" "$(measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/articles.lua")"
   record "like+unlike POSTs" "$(SLUGS=$LIKE_SLUGS measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/like-cycle.lua")"
+  # The same pages asked for with no encoding, as every run before issue #31 did.
+  record "front page, no encoding" "$(AE= measure "$BASE/")"
+  record "article, anonymous, no encoding" "$(AE= COOKIE=$RETURNING measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/articles.lua")"
+  record "article, first visit, no encoding" "$(AE= COOKIE= measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/articles.lua")"
+  record "article, logged in, no encoding" "$(AE= measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/articles.lua")"
 done
 record "article, anonymous, c=256" "$(COOKIE=$RETURNING measure "$BASE/" 256 "$ROOT/Benchmarks/lib/articles.lua")"
 record "front page, c=256" "$(measure "$BASE/" 256)"
@@ -159,6 +185,26 @@ record "Markdown article + image" "$(COOKIE= PAGE_PATH=/articles/newsroom-benchm
 record "image from /media (~250 KB)" "$(COOKIE= PAGE_PATH=$MEDIA_PATH measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/page.lua")"
 record "newsroom desk, editor" "$(PAGE_PATH=/editor measure "$BASE/" "$C" "$ROOT/Benchmarks/lib/page.lua")"
 
+# Bytes per response, asked for while this server still runs.
+# Body bytes of one response: PATH, optional COOKIE, Accept-Encoding (default: ACCEPT_ENCODING).
+bytes() {
+  local ae=${3-$ACCEPT_ENCODING}
+  curl -s -o /dev/null -w '%{size_download}' ${2:+-b "$2"} ${ae:+-H "Accept-Encoding: $ae"} "$BASE$1"
+}
+ARTICLE=/articles/generated-1
+declare -A BYTES=(
+  ["front page"]=$(bytes /) ["article, anonymous"]=$(bytes $ARTICLE "$RETURNING") ["article, first visit"]=$(bytes $ARTICLE)
+  ["article, logged in"]=$(bytes $ARTICLE "$COOKIE") ["profile page (60 comments)"]=$(bytes /users/benchreader)
+  ["account page, logged in"]=$(bytes /account "$COOKIE") ["section page"]=$(bytes /sections/world)
+  ["section feed"]=$(bytes /sections/world/feed.atom) ["Markdown article + image"]=$(bytes /articles/newsroom-benchmark-article)
+  ["newsroom desk, editor"]=$(bytes /editor "$COOKIE") ["image from /media (~250 KB)"]=$(bytes "$MEDIA_PATH")
+  ["nginx, front page bytes, gzip_static"]=$(curl -s -o /dev/null -w '%{size_download}' -H 'Accept-Encoding: gzip' http://127.0.0.1:18080/front.html)
+  ["nginx, article bytes, gzip_static"]=$(curl -s -o /dev/null -w '%{size_download}' -H 'Accept-Encoding: gzip' http://127.0.0.1:18080/article.html)
+)
+FRONT_BR=$(bytes / "" br) FRONT_ZSTD=$(bytes / "" zstd)
+FRONT_GZIP=$(bytes / "" gzip) FRONT_IDENTITY=$(bytes / "" "")
+ARTICLE_BR=$(bytes $ARTICLE "$RETURNING" br) ARTICLE_ZSTD=$(bytes $ARTICLE "$RETURNING" zstd)
+ARTICLE_GZIP=$(bytes $ARTICLE "$RETURNING" gzip) ARTICLE_IDENTITY=$(bytes $ARTICLE "$RETURNING" "")
 # Like counts must equal the rows after all that.
 MISMATCH=$(sqlite3 "$DATA/herald.sqlite3" "SELECT count(*) FROM articles a WHERE like_count != (SELECT count(*) FROM likes l WHERE l.article_id = a.id)")
 
@@ -207,38 +253,55 @@ STARTUP_MS=$(( ($(date +%s%N) - STARTED) / 1000000 ))
 kill -TERM "$HERALD_PID"; wait "$HERALD_PID" || true
 
 NGINX_RPS=$(( SUM_RPS["nginx static 2 KB"] / ROUNDS ))
-# Issue #22's targets: a ratio to nginx in the same run, or an absolute figure.
-declare -A TARGET=(
-  ["front page"]=0.85 ["article, anonymous"]=0.85 ["article, first visit"]=0.60 ["article, logged in"]=0.60
+avg() { echo $(( SUM_RPS[$1] / ${2:-$ROUNDS} )); }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+atleast() { awk -v r="$1" -v t="$2" 'BEGIN { print (r >= t) ? "met" : "not met" }'; }
+# Issue #31's targets: against nginx serving the same page's bytes gzipped beforehand.
+declare -A CEILING=(
+  ["front page"]="nginx, front page bytes, gzip_static" ["article, anonymous"]="nginx, article bytes, gzip_static"
+  ["article, first visit"]="nginx, article bytes, gzip_static" ["article, logged in"]="nginx, article bytes, gzip_static"
 )
+declare -A TARGET=(["front page"]=0.60 ["article, anonymous"]=0.60 ["article, first visit"]=0.60 ["article, logged in"]=0.30)
+declare -A PLAIN_TARGET=(["front page"]=0.55 ["article, anonymous"]=0.60 ["article, first visit"]=0.60)
 row() { # name rounds
-  local rps=$(( SUM_RPS[$1] / $2 ))
+  local rps; rps=$(avg "$1" "$2")
   local p50; p50=$(awk -v s="${SUM_P50[$1]}" -v n="$2" 'BEGIN { printf "%.2f", s / n }')
-  local target="" ratio; ratio=$(awk -v a="$rps" -v b="$NGINX_RPS" 'BEGIN { printf "%.2f", a / b }')
-  if [ -n "${TARGET[$1]:-}" ]; then
-    target="≥ ${TARGET[$1]}× nginx: $(awk -v r="$ratio" -v t="${TARGET[$1]}" 'BEGIN { print (r >= t) ? "met" : "not met" }')"
-  elif [ "$1" = "like+unlike POSTs" ]; then
-    target="≥ 30000/s: $( [ "$rps" -ge 30000 ] && echo met || echo "not met")"
+  local ceiling="${CEILING[$1]:-}" of="" target=""
+  if [ -n "$ceiling" ]; then
+    of="$(ratio "$rps" "$(avg "$ceiling")")× of ${ceiling#nginx, }"
+    target="≥ ${TARGET[$1]}×: $(atleast "$(ratio "$rps" "$(avg "$ceiling")")" "${TARGET[$1]}")"
+  else
+    of="$(ratio "$rps" "$NGINX_RPS")× of the 2 KB file"
   fi
-  printf '| %s | %s | %s | %s | %s× | %s |\n' "$1" "$rps" "$p50" "${MAX_P99[$1]}" "$ratio" "$target"
+  local plain="" plain_of="" plain_target=""
+  if [ -n "${SUM_RPS[$1, no encoding]:-}" ]; then
+    plain=$(avg "$1, no encoding" "$2"); plain_of="$(ratio "$plain" "$NGINX_RPS")×"
+    [ -n "${PLAIN_TARGET[$1]:-}" ] && plain_target="≥ ${PLAIN_TARGET[$1]}×: $(atleast "$(ratio "$plain" "$NGINX_RPS")" "${PLAIN_TARGET[$1]}")"
+  fi
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$rps" "${BYTES[$1]:-}" "$p50" "${MAX_P99[$1]}" \
+    "$of" "$target" "$plain" "$plain_of" "$plain_target"
 }
 verdict() { # value limit → met / not met (value ≤ limit)
   [ "$1" -le "$2" ] && echo met || echo "not met"
 }
 {
   echo
-  echo "## Herald vs nginx: $(date -u +%Y-%m-%d) — commit $(git rev-parse --short HEAD), $(nproc) cores, wrk -t1 beside the server, c=$C unless noted, $ROUNDS rounds of $DURATION${HERALD_METRICS_TOKEN:+, metrics on (HERALD_METRICS_TOKEN set)}"
+  echo "## Herald vs nginx: $(date -u +%Y-%m-%d) — commit $(git rev-parse --short HEAD), $(nproc) cores, wrk -t1 beside the server, c=$C unless noted, $ROUNDS rounds of $DURATION, Accept-Encoding: ${ACCEPT_ENCODING:-none}${HERALD_METRICS_TOKEN:+, metrics on (HERALD_METRICS_TOKEN set)}"
   echo
-  echo "| scenario | req/s | p50 ms | p99 ms (worst round) | of nginx | target (#22) |"
-  echo "|---|---|---|---|---|---|"
-  for name in "nginx static 2 KB" "front page" "article, anonymous" "article, first visit" "article, logged in" \
+  echo "| scenario | req/s | bytes/response | p50 ms | p99 ms (worst round) | of nginx | target (#31) | no encoding req/s | of nginx 2 KB | target (#31) |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
+  for name in "nginx static 2 KB" "nginx, front page bytes, gzip_static" "nginx, front page bytes, gzip on" \
+    "nginx, article bytes, gzip_static" "front page" "article, anonymous" "article, first visit" "article, logged in" \
     "like+unlike POSTs"; do row "$name" "$ROUNDS"; done
   for name in "article, anonymous, c=256" "front page, c=256" "profile page (60 comments)" "account page, logged in" \
     "section page" "section feed" "Markdown article + image" "image from /media (~250 KB)" "newsroom desk, editor" \
     "article while 4 log in"; do row "$name" 1; done
   echo
   echo "Anonymous readers send back the token cookie of their first visit; a first visit sends no cookie and is given one."
+  echo "Bytes per response are the body as sent. nginx's gzip_static copies are \`gzip -9\` of Herald's identity pages."
   echo
+  echo "- front page bytes: br $FRONT_BR, zstd $FRONT_ZSTD, gzip $FRONT_GZIP, identity $FRONT_IDENTITY; br is $(ratio "$FRONT_BR" "$FRONT_GZIP")× gzip's (target ≤ 0.85×: $(awk -v r="$(ratio "$FRONT_BR" "$FRONT_GZIP")" 'BEGIN { print (r <= 0.85) ? "met" : "not met" }'))"
+  echo "- anonymous article bytes: br $ARTICLE_BR, zstd $ARTICLE_ZSTD, gzip $ARTICLE_GZIP, identity $ARTICLE_IDENTITY"
   echo "- like counts not equal to their rows after the run: $MISMATCH"
   echo "- logins/s by 4 clients (argon2id, interactive cost) during the article run: $LOGIN_RATE"
   echo "- anonymous like -> login -> liked article, 4 clients: $FLOWS flows/s"

@@ -13,7 +13,7 @@ SIZES=("${@:-50 100000 1000000}")
 DURATION=${DURATION:-5s}
 CONNECTIONS=${CONNECTIONS:-32}
 
-./scripts/install-deps.sh libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev pkg-config sqlite3 wrk
+./scripts/install-deps.sh libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev libbrotli-dev libzstd-dev pkg-config sqlite3 wrk
 swift build -c release --product herald >/dev/null
 HERALD=$ROOT/.build/release/herald
 

@@ -14,7 +14,7 @@ SIZES=("$@")
 DURATION=${DURATION:-5s}
 CONNECTIONS=${CONNECTIONS:-8}
 
-./scripts/install-deps.sh libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev pkg-config sqlite3 wrk
+./scripts/install-deps.sh libmicrohttpd-dev libsodium-dev libsqlite3-dev zlib1g-dev libbrotli-dev libzstd-dev pkg-config sqlite3 wrk
 swift build -c release --product herald >/dev/null
 HERALD=$ROOT/.build/release/herald
 

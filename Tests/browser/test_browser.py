@@ -39,6 +39,8 @@ one POST went out with `Sec-Fetch-Site: same-origin`.
      editor, moderation, a 404, login and register, each at 1280 and 390 px, light and dark —
      a screenshot of each (look-*.png), the header's height on a phone (≤ 20 % of the screen),
      the unread badge's contrast (≥ 4.5:1), the heading order, and axe-core on every view.
+  9. Chromium asks for br, zstd and gzip in turn and decodes them itself: logged in, on a first
+     visit and returning, what it decoded is byte for byte the identity page of the same reader.
 
 Run it with scripts/browser-test.sh, which installs what it needs. It prints one line per step
 and a last line "N passed, N failed" (", N skipped" when an earlier step failed); the exit
@@ -778,6 +780,86 @@ def step_look(s: Session) -> None:
         driver.quit()
 
 
+def document_as_decoded(s: Session, path: str) -> tuple[str | None, str | None, bytes]:
+    """Opens `path` and reads, from Chromium's own network log, the Accept-Encoding it sent, the
+    Content-Encoding it received and the body it decoded (DevTools' getResponseBody)."""
+    s.driver.get_log("performance")  # what came before
+    s.open(path)
+    url = s.base_url + path
+    request_id = sent = received = None
+    for entry in s.driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        params = message.get("params", {})
+        if message.get("method") == "Network.responseReceived" and params["response"]["url"] == url:
+            request_id = params["requestId"]
+            received = {k.lower(): v for k, v in params["response"]["headers"].items()}.get("content-encoding")
+        elif message.get("method") == "Network.requestWillBeSentExtraInfo" and sent is None:
+            sent = {k.lower(): v for k, v in params.get("headers", {}).items()}.get("accept-encoding")
+    check(request_id is not None, f"no response for {url} in Chromium's network log")
+    body = s.driver.execute_cdp_cmd("Network.getResponseBody", {"requestId": request_id})
+    decoded = base64.b64decode(body["body"]) if body.get("base64Encoded") else body["body"].encode("utf-8")
+    return sent, received, decoded
+
+
+def identity_page(s: Session, path: str) -> bytes:
+    """The same page without an encoding, asked for with the browser's cookies (the same reader)."""
+    import urllib.request
+    cookies = "; ".join(f"{c['name']}={c['value']}" for c in s.driver.get_cookies())
+    request = urllib.request.Request(s.base_url + path, headers={"Cookie": cookies, "Accept-Encoding": "identity"})
+    with urllib.request.urlopen(request, timeout=PAGE_SECONDS) as response:
+        check(response.headers.get("Content-Encoding") is None, "the identity page came encoded")
+        return response.read()
+
+
+def step_encodings(s: Session) -> None:
+    """9. Chromium asks for each encoding in turn (DevTools' Network.setAcceptedEncodings, or the
+    header set through Network.setExtraHTTPHeaders where that is missing) and
+    decodes it itself: the logged-in reader's front page, article and account page, then, with
+    its cookies cleared, an anonymous first visit (a new id cookie, so a token minted for that
+    response) and a return. What Chromium decoded is, byte for byte, the page the same reader gets
+    without an encoding."""
+    article = s.liked_slugs[0]
+    s.open("/")
+    if not s.is_signed_in():
+        s.open("/login")
+        s.fill_account_form("/login", "Log in")
+    def accept_only(coding: str | None) -> None:
+        # DevTools' own switch where this Chromium has it; else the header itself, which
+        # Chromium sends as given and still decodes the answer of.
+        try:
+            s.driver.execute_cdp_cmd("Network.enable", {})
+            if coding is None:
+                s.driver.execute_cdp_cmd("Network.clearAcceptedEncodingsOverride", {})
+            else:
+                s.driver.execute_cdp_cmd("Network.setAcceptedEncodings", {"encodings": [coding]})
+        except WebDriverException:
+            headers = {} if coding is None else {"Accept-Encoding": coding}
+            s.driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": headers})
+
+    try:
+        for coding in ("br", "zstd", "gzip"):
+            accept_only(coding)
+            for phase, paths in (("logged in", ["/", f"/articles/{article}", "/account"]),
+                                 ("first visit", [f"/articles/{article}"]),
+                                 ("returning", [f"/articles/{article}", "/"])):
+                if phase == "first visit":
+                    s.driver.delete_all_cookies()
+                for path in paths:
+                    sent, received, decoded = document_as_decoded(s, path)
+                    identity = identity_page(s, path)
+                    check(sent == coding, f"{phase} {path}: Chromium sent Accept-Encoding {sent!r}, not {coding!r}")
+                    check(received == coding, f"{phase} {path}: asked for {coding}, got Content-Encoding {received!r}")
+                    check(decoded == identity,
+                          f"{phase} {path} in {coding}: Chromium decoded {len(decoded)} bytes, identity has "
+                          f"{len(identity)}")
+                    print(f"    {coding:4} {phase:11} {path}: {len(identity)} bytes, as decoded by Chromium", flush=True)
+            # Back to the logged-in reader for the next coding.
+            s.open("/login")
+            s.fill_account_form("/login", "Log in")
+    finally:
+        accept_only(None)
+
+
 STEPS = [
     ("anonymous like, then register", step_like_then_register),
     ("log out", step_log_out),
@@ -788,6 +870,7 @@ STEPS = [
     ("likes, comments and search with full page loads (JavaScript off)", step_reloads_without_javascript),
     ("the look of the main pages at 1280 and 390 px, light and dark: screenshots, header, badge, headings, axe",
      step_look),
+    ("each encoding decoded by Chromium is the identity page", step_encodings),
 ]
 
 

@@ -2,7 +2,13 @@
 public struct Response: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
-    public var body: [UInt8]
+    /// Setting it forgets `precompressed`, which was made for the body before.
+    public var body: [UInt8] {
+        didSet { precompressed = nil }
+    }
+    /// The body in other content codings, made without compressing it again (a shared page's
+    /// template with this reader's values written in); `Compression` asks it first.
+    public var precompressed: Precompressed?
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
@@ -39,4 +45,16 @@ public struct Response: Sendable {
         get { headers["Connection"].map { asciiCaseInsensitiveEquals($0, "close") } ?? false }
         set { if newValue { headers.set("Connection", "close") } else { headers.remove("Connection") } }
     }
+}
+
+/// A response body already compressed, or cheap to make so, per content coding.
+public struct Precompressed: Sendable {
+    private let encoded: @Sendable (ContentCoding) -> [UInt8]?
+
+    /// `encoded` answers a coding with the body in it, or nil to have it compressed as usual.
+    public init(_ encoded: @escaping @Sendable (ContentCoding) -> [UInt8]?) {
+        self.encoded = encoded
+    }
+
+    public func body(in coding: ContentCoding) -> [UInt8]? { encoded(coding) }
 }

@@ -1,12 +1,18 @@
+import Synchronization
 import TextSupport
 
-/// gzips compressible responses of 1 KiB or more when the client accepts gzip.
+/// Compresses compressible responses of 1 KiB or more in the coding the client prefers among
+/// br, zstd and gzip (`AcceptEncoding`), and says `Vary: Accept-Encoding` on every compressible
+/// response. A response that carries its body precompressed (a shared page's template) is served
+/// from that; any other is compressed as it goes, at the per-response level.
 public struct Compression<Context>: Middleware {
     public static var minimumSize: Int { 1024 }
 
-    private let gzip: Gzip
+    private let encoder: PageEncoder
+    /// The last header read and what it said: a browser sends the same one on every request.
+    private let lastHeader = LastAcceptEncoding()
 
-    public init(gzip: Gzip = Gzip()) { self.gzip = gzip }
+    public init(encoder: PageEncoder = PageEncoder()) { self.encoder = encoder }
 
     public func handle(_ request: Request, context: inout Context, next: Next<Context>) throws -> Response {
         var response = try next(request, &context)
@@ -15,11 +21,17 @@ public struct Compression<Context>: Middleware {
         }
         response.headers.set("Vary", "Accept-Encoding")
         guard response.body.count >= Self.minimumSize, !response.headers.contains("Content-Encoding"),
-            Self.acceptsGzip(request.headers["Accept-Encoding"]),
-            let compressed = gzip.compress(response.body)
+            let coding = lastHeader.preferred(request.headers["Accept-Encoding"])
         else { return response }
-        response.body = compressed
-        response.headers.set("Content-Encoding", "gzip")
+        if let encoded = response.precompressed?.body(in: coding) {
+            encoder.counts.record(.servedFromTemplate, coding)
+            response.body = encoded
+        } else if let encoded = encoder.compress(response.body, as: coding) {
+            response.body = encoded
+        } else {
+            return response
+        }
+        response.headers.set("Content-Encoding", coding.token)
         return response
     }
 
@@ -37,17 +49,21 @@ public struct Compression<Context>: Middleware {
 
     /// Whether an `Accept-Encoding` value allows gzip (`gzip;q=0` refuses it).
     public static func acceptsGzip(_ header: String?) -> Bool {
-        guard let header else { return false }
-        for item in header.split(separator: ",") {
-            let parts = item.split(separator: ";").map { $0.trimmingASCIIWhitespace() }
-            guard let coding = parts.first, coding.lowercased() == "gzip" || coding == "*" else { continue }
-            let refused = parts.dropFirst().contains { parameter in
-                let compact = String(parameter.filter { $0 != " " })
-                return compact == "q=0" || compact == "q=0.0" || compact == "q=0.00" || compact == "q=0.000"
-            }
-            return !refused
-        }
-        return false
+        header != nil && AcceptEncoding(header).accepts(.gzip)
+    }
+}
+
+/// The coding chosen for the last `Accept-Encoding` header seen, kept so that the same header
+/// is not read again for every response.
+private final class LastAcceptEncoding: Sendable {
+    private let last = Mutex<(header: String, coding: ContentCoding?)?>(nil)
+
+    func preferred(_ header: String?) -> ContentCoding? {
+        guard let header else { return nil }
+        if let last = last.withLock({ $0 }), last.header == header { return last.coding }
+        let coding = AcceptEncoding(header).preferred()
+        last.withLock { $0 = (header, coding) }
+        return coding
     }
 }
 

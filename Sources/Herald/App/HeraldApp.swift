@@ -113,7 +113,9 @@ public final class HeraldApp: Sendable {
 
         var router = Router<RequestContext>()
         HealthController(database: database).addRoutes(to: &router)
-        let pageCache = PageCache(database: database)
+        // One encoder for the page cache's templates and for everything compressed per response.
+        let pageEncoder = PageEncoder()
+        let pageCache = PageCache(database: database, encoder: pageEncoder)
         ArticlesController(pages: pages, page: articlePage, views: views, cache: pageCache)
             .addRoutes(to: &router)
         resumable.register(on: &router, intents: intents, hashingPool: hashingPool)
@@ -164,8 +166,8 @@ public final class HeraldApp: Sendable {
         self.metrics = metrics
         if let metrics {
             Self.registerMetrics(
-                metrics, database: database, pageCache: pageCache, intents: intents, hashingPool: hashingPool,
-                mailer: mailer)
+                metrics, database: database, pageCache: pageCache, compression: pageEncoder.counts, intents: intents,
+                hashingPool: hashingPool, mailer: mailer)
             MetricsController(metrics: metrics, token: configuration.metricsToken).addRoutes(to: &router)
         }
         let routes = router
@@ -173,8 +175,8 @@ public final class HeraldApp: Sendable {
         resumablePaths = resumable.all.map(\.path)
 
         // The order here is the order of protection: log everything, add security headers to
-        // everything (error pages included), turn errors into pages, refuse malformed requests
-        // before any of our code reads them, compress what goes out, then find the reader,
+        // everything (error pages included), compress what goes out, turn errors into pages,
+        // refuse malformed requests before any of our code reads them, then find the reader,
         // refuse cross-site POSTs before any handler runs, and carry one-shot messages.
         let middleware: [(any Middleware<RequestContext>)?] = [
             AccessLog(log: configuration.accessLog ? log : .silent, secretPrefixes: Self.pathsWithSecrets) {
@@ -187,6 +189,8 @@ public final class HeraldApp: Sendable {
                 contentSecurityPolicy: ContentSecurityPolicy.herald,
                 strictTransportSecurity: configuration.baseURL?.hasPrefix("https://") == true
                     ? "max-age=31536000; includeSubDomains" : nil),
+            // Outside the error pages, so that they too go out compressed.
+            Compression(encoder: pageEncoder),
             ErrorPages(log: log) { error, request, context in
                 // The page's script asks for JSON: it shows the message next to the form.
                 if request.prefersJSON { return .json(["error": error.message], status: error.status) }
@@ -197,7 +201,6 @@ public final class HeraldApp: Sendable {
             },
             RequestValidation(),
             StoreFailures(log: log),
-            Compression(),
             ClientInfo(
                 trustProxy: configuration.trustForwardedProto,
                 servedOverHTTPS: configuration.baseURL?.hasPrefix("https://") ?? false),
@@ -226,13 +229,24 @@ public final class HeraldApp: Sendable {
 
     /// The series `/metrics` shows beyond requests: read from each part's own counters when shown.
     private static func registerMetrics(
-        _ metrics: Metrics, database: Database, pageCache: PageCache, intents: PendingActions, hashingPool: WorkerPool,
-        mailer: Mailer?
+        _ metrics: Metrics, database: Database, pageCache: PageCache, compression: CompressionCounts,
+        intents: PendingActions, hashingPool: WorkerPool, mailer: Mailer?
     ) {
         metrics.declare(
             "herald_page_cache_total", .counter, help: "Shared pages served from the cache (hit) or rendered (miss).")
         metrics.gauge("herald_page_cache_total", [("result", "hit")]) { Double(pageCache.counts.hits) }
         metrics.gauge("herald_page_cache_total", [("result", "miss")]) { Double(pageCache.counts.misses) }
+        metrics.declare(
+            "herald_compressions_total", .counter,
+            help: "Responses compressed, by coding: shared pages compressed once into a template (shared), "
+                + "served from one (from_template), compressed as sent (per_response), or refused as templates.")
+        for event in CompressionCounts.Event.allCases {
+            for coding in ContentCoding.compressing {
+                metrics.gauge("herald_compressions_total", [("encoding", coding.rawValue), ("kind", event.rawValue)]) {
+                    Double(compression.count(event, coding))
+                }
+            }
+        }
         metrics.declare("herald_database_write_seconds_total", .counter, help: "Time spent in write transactions.")
         metrics.gauge("herald_database_write_seconds_total") { database.writeSeconds }
         metrics.declare("herald_database_writes_total", .counter, help: "Write transactions committed.")

@@ -16,14 +16,10 @@ final class PageCache: Sendable {
     static let maximumAgeMicroseconds: Int64 = 1_000_000
     static let tokenMarker = "csrf-marker-" + Sodium.hex(Sodium.randomBytes(16))
     static let nameMarker = "reader-marker-" + Sodium.hex(Sodium.randomBytes(16))
-    private static let markerBytes = Array(tokenMarker.utf8)
-    private static let nameMarkerBytes = Array(nameMarker.utf8)
     /// Where the header's Log in and Register links bring the reader back to: their own address.
     static let hereMarker = "here-marker-" + Sodium.hex(Sodium.randomBytes(16))
-    private static let hereMarkerBytes = Array(hereMarker.utf8)
     /// Where the header's count of unread replies goes (nothing when there are none).
     static let unreadMarker = "unread-marker-" + Sodium.hex(Sodium.randomBytes(16))
-    private static let unreadMarkerBytes = Array(unreadMarker.utf8)
 
     private struct Entry {
         let writeCount: Int
@@ -32,7 +28,7 @@ final class PageCache: Sendable {
         let response: Response
         /// Where the markers are in the body, in order: found once when the page is rendered,
         /// so serving it is one pass of copying.
-        let slots: [Slot]
+        let slots: [PageSlot]
         /// A page whose only slots are the header's return address (an anonymous reader's front
         /// or section page) is the same for every reader of one address: the last copy filled in
         /// is kept and served again while the address is the same, instead of copying the page
@@ -40,12 +36,17 @@ final class PageCache: Sendable {
         let lastCopy = LastCopy()
         /// Found once, when the page is rendered.
         let onlyReturnAddress: Bool
+        /// The page compressed once per coding; handed on to the next rendering while the bytes
+        /// are the same, so a page is compressed again only when it changes.
+        let encodings: SharedPageEncodings
 
-        init(writeCount: Int, renderedAt: Int64, response: Response, slots: [Slot]) {
+        init(writeCount: Int, renderedAt: Int64, response: Response, slots: [PageSlot], encodings: SharedPageEncodings)
+        {
             self.writeCount = writeCount
             self.renderedAt = renderedAt
             self.response = response
             self.slots = slots
+            self.encodings = encodings
             onlyReturnAddress = !slots.isEmpty && slots.allSatisfy { $0.value == .here }
         }
     }
@@ -54,29 +55,8 @@ final class PageCache: Sendable {
         let filled = Mutex<(here: [UInt8], body: [UInt8])?>(nil)
     }
 
-    private struct Slot {
-        /// One reader's bytes for each kind of slot.
-        struct Values {
-            let token: [UInt8]
-            let name: [UInt8]
-            let here: [UInt8]
-            let unread: [UInt8]
-        }
-
-        enum Value { case token, name, here, unread }
-        let offset: Int
-        let value: Value
-        var length: Int {
-            switch value {
-            case .token: markerBytes.count
-            case .name: nameMarkerBytes.count
-            case .here: hereMarkerBytes.count
-            case .unread: unreadMarkerBytes.count
-            }
-        }
-    }
-
     private let database: Database
+    private let encoder: PageEncoder
     private let entries = Mutex<[String: Entry]>([:])
     private let hitCount = Atomic<Int>(0)
     private let missCount = Atomic<Int>(0)
@@ -86,8 +66,9 @@ final class PageCache: Sendable {
         (hitCount.load(ordering: .relaxed), missCount.load(ordering: .relaxed))
     }
 
-    init(database: Database) {
+    init(database: Database, encoder: PageEncoder = PageEncoder()) {
         self.database = database
+        self.encoder = encoder
     }
 
     /// The cached copy of `page`, or `render`'s, given a context whose token is the marker and
@@ -115,8 +96,14 @@ final class PageCache: Sendable {
             }
             markerContext.requestTarget = Self.hereMarker
             let response = try render(markerContext)
+            let slots = PageSlot.slots(in: response.body)
+            let encodings =
+                cached.flatMap {
+                    $0.response.status == response.status && $0.encodings.isFor(response.body) ? $0.encodings : nil
+                }
+                ?? SharedPageEncodings(encoder: encoder, body: response.body, slots: slots)
             entry = Entry(
-                writeCount: writeCount, renderedAt: now, response: response, slots: Self.slots(in: response.body))
+                writeCount: writeCount, renderedAt: now, response: response, slots: slots, encodings: encodings)
             if response.status == .ok {
                 entries.withLock { entries in
                     if entries.count >= Self.maximumEntries { entries.removeAll(keepingCapacity: true) }
@@ -125,65 +112,57 @@ final class PageCache: Sendable {
             }
         }
         var response = entry.response
+        let values: PageSlot.Values
         if entry.onlyReturnAddress {
             let here = Array(Views.here(context.requestTarget).utf8)
+            values = PageSlot.Values(token: [], name: [], unread: [], here: here)
             if let last = entry.lastCopy.filled.withLock({ $0 }), last.here == here {
                 response.body = last.body
             } else {
-                let empty: [UInt8] = []
-                response.body = Self.filling(
-                    entry.slots, of: response.body,
-                    values: Slot.Values(token: empty, name: empty, here: here, unread: empty))
+                response.body = PageSlot.filling(entry.slots, of: response.body, values: values)
                 let body = response.body
                 entry.lastCopy.filled.withLock { $0 = (here, body) }
             }
-        } else if !entry.slots.isEmpty {
-            // Each value only when the page has a slot for it: asking for a token mints one (and a cookie).
-            let token = entry.slots.contains { $0.value == .token } ? Array(context.csrfToken.utf8) : []
-            let name =
-                entry.slots.contains { $0.value == .name }
-                ? (context.user.map { Array(escapeHTML($0.username).utf8) } ?? Self.nameMarkerBytes) : []
-            let here =
-                entry.slots.contains { $0.value == .here } ? Array(Views.here(context.requestTarget).utf8) : []
-            let unread =
-                entry.slots.contains { $0.value == .unread } ? Array(Views.unreadBadge(for: context.user).utf8) : []
-            response.body = Self.filling(
-                entry.slots, of: response.body,
-                values: Slot.Values(token: token, name: name, here: here, unread: unread))
+        } else {
+            values = Self.values(for: entry.slots, context: context)
+            if !entry.slots.isEmpty {
+                response.body = PageSlot.filling(entry.slots, of: response.body, values: values)
+            }
+        }
+        // Only a page the cache keeps has a template: anything else is compressed per response.
+        if response.status == .ok {
+            let encodings = entry.encodings
+            response.precompressed = Precompressed { coding in
+                encodings.body(in: coding, values: values.withFillersForEmptyKinds)
+            }
         }
         return response
     }
 
-    /// The body with each slot's marker replaced by the reader's value.
-    private static func filling(_ slots: [Slot], of body: [UInt8], values: Slot.Values) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(
-            body.count + slots.count * max(values.token.count, values.name.count, values.here.count)
-                + values.unread.count)
-        var start = 0
-        for slot in slots {
-            out.append(contentsOf: body[start..<slot.offset])
-            switch slot.value {
-            case .token: out.append(contentsOf: values.token)
-            case .name: out.append(contentsOf: values.name)
-            case .here: out.append(contentsOf: values.here)
-            case .unread: out.append(contentsOf: values.unread)
-            }
-            start = slot.offset + slot.length
-        }
-        out.append(contentsOf: body[start...])
-        return out
+    /// One reader's values for the slots a page has. Each only when the page has a slot for it:
+    /// asking for a token mints one (and a cookie).
+    private static func values(for slots: [PageSlot], context: RequestContext) -> PageSlot.Values {
+        func has(_ value: PageSlot.Value) -> Bool { slots.contains { $0.value == value } }
+        return PageSlot.Values(
+            token: has(.token) ? Array(context.csrfToken.utf8) : [],
+            name: has(.name)
+                ? PageSlot.padded(
+                    context.user.map { Views.signedInName($0.username) } ?? Self.nameMarker, to: PageSlot.nameWidth)
+                : [],
+            unread: has(.unread) ? PageSlot.padded(Views.unreadBadge(for: context.user), to: PageSlot.unreadWidth) : [],
+            here: has(.here) ? Array(Views.here(context.requestTarget).utf8) : [])
     }
+}
 
-    /// Every marker in `body`, in order.
-    private static func slots(in body: [UInt8]) -> [Slot] {
-        var slots: [Slot] = []
-        for (marker, value) in [
-            (markerBytes, Slot.Value.token), (nameMarkerBytes, .name), (hereMarkerBytes, .here),
-            (unreadMarkerBytes, .unread),
-        ] {
-            slots += ByteSearch.offsets(of: marker, in: body).map { Slot(offset: $0, value: value) }
-        }
-        return slots.sorted { $0.offset < $1.offset }
+extension PageSlot.Values {
+    /// A page's template has a hole for each kind it holds; a kind it does not hold takes any
+    /// value of the kind's width, so its filler stands in.
+    var withFillersForEmptyKinds: PageSlot.Values {
+        var values = self
+        let kinds = PageSlot.holeKinds
+        if values.token.isEmpty { values.token = kinds[0].filler }
+        if values.name.isEmpty { values.name = kinds[1].filler }
+        if values.unread.isEmpty { values.unread = kinds[2].filler }
+        return values
     }
 }

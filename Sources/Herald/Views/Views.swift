@@ -77,8 +77,11 @@ public struct Views: Sendable {
         // A page rendered for the cache carries the marker, filled in for each reader as it is served.
         let target = context.requestTarget
         values["here"] = .string(target == PageCache.hereMarker ? target : Self.here(target))
-        values["unread_badge"] = .string(
-            context.readerName == PageCache.nameMarker ? PageCache.unreadMarker : Self.unreadBadge(for: context.user))
+        // A page rendered for the cache carries markers for the reader's name and unread count too.
+        let forCache = context.readerName == PageCache.nameMarker
+        values["unread_badge"] = .string(forCache ? PageCache.unreadMarker : Self.unreadBadge(for: context.user))
+        values["signed_in_name"] = .string(
+            forCache ? PageCache.nameMarker : context.readerName.map { Self.signedInName($0) } ?? "")
         let links = HeaderLinks(for: context.user)
         values["newsroom_link"] = .bool(links.newsroom)
         values["moderation_link"] = .bool(links.moderation)
@@ -93,11 +96,20 @@ public struct Views: Sendable {
         return "?next=" + PercentEncoding.encode(path)
     }
 
+    /// The header's "Signed in as" name, as HTML.
+    static func signedInName(_ username: String) -> String {
+        "<strong>" + escapeHTML(username) + "</strong>"
+    }
+
     /// The header's count of unread replies, as HTML (only digits vary); empty when there are none.
     /// A number alone on the page (the words are for screen readers), put both on the phone's Menu
     /// button and beside the Replies link, so it never wraps into lines of its own.
     static func unreadBadge(for reader: User?) -> String {
-        guard let count = reader?.unreadReplies, count > 0 else { return "" }
+        unreadBadge(count: reader?.unreadReplies ?? 0)
+    }
+
+    static func unreadBadge(count: Int) -> String {
+        guard count > 0 else { return "" }
         return "<span class=\"unread\" data-unread-count=\"\(count)\">\(count)"
             + "<span class=\"visually-hidden\"> new repl\(count == 1 ? "y" : "ies")</span></span>"
     }
