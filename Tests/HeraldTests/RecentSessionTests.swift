@@ -40,6 +40,22 @@ import Testing
         #expect(try app.app.accounts.recentSessionOwner(token) == nil, "a day and a minute after it ended")
     }
 
+    /// The browser keeps the cookie of a session that ran out while its owner was away for a day
+    /// (pages treat them as logged out meanwhile), so a Save pressed after loading another page is
+    /// still known as theirs; after the day the cookie is cleared like any dead one.
+    @Test func aPageLoadedAfterExpiryKeepsTheCookieForTheDayThenClearsIt() throws {
+        let time = TestClock()
+        let (app, client, token) = try Self.loggedIn("yara", time: time)
+        time.advance(14 * Self.day + 60)
+        let page = try client.get("/")
+        #expect(!page.text.contains("yara"))
+        #expect(client.cookies["herald_session"] == token, "the cookie is kept for the day")
+        #expect(try app.app.accounts.recentSessionOwner(token)?.username == "yara")
+        time.advance(Self.day)
+        _ = try client.get("/")
+        #expect(client.cookies["herald_session"] == nil, "a day after the end it is cleared")
+    }
+
     @Test func anAbsolutelyExpiredSessionCountsFromItsEnd() throws {
         let time = TestClock()
         let (app, client, token) = try Self.loggedIn("tess", time: time)

@@ -1,6 +1,9 @@
 import HTTP
 
-/// Finds the reader behind the `herald_session` cookie. A cookie for a dead session is cleared.
+/// Finds the reader behind the `herald_session` cookie. A cookie for a dead session is cleared,
+/// except one whose session ended by expiry less than a day ago: it still says whose browser this
+/// was (`Accounts.recentSessionOwner`), so an editor whose session ran out while writing, and who
+/// loads another page before pressing Save, still gets the save parked for after the login.
 /// A session its account's ban ended is told so: a POST made with it is refused (403, "This
 /// account is suspended"), not captured for after a login that could never come.
 struct SessionMiddleware: Middleware {
@@ -22,8 +25,10 @@ struct SessionMiddleware: Middleware {
                 var response = suspendedPage(Self.suspended, request, context)
                 response.setCookie(.heraldExpired(.session, secure: context.isSecure))
                 return response
-            case .suspended, nil:
+            case .suspended:
                 staleCookie = true
+            case nil:
+                staleCookie = try accounts.recentSessionOwner(token) == nil
             }
         }
         var response = try next(request, &context)
