@@ -125,7 +125,7 @@ import Testing
         let replies = [
             try reply(bob, to: comment, on: slug, "Bob agrees, mostly."),
             try reply(cyd, to: comment, on: slug, "Cy disagrees\nover two lines."),
-            try reply(dee, to: comment, on: slug, "Dee asks a question?"),
+            try reply(dee, to: comment, on: slug, "Dee asks <b>a question</b>?"),
         ]
         // Not mailed: her own reply to herself, a hidden reply, a reply by a banned reader.
         _ = try reply(ada, to: comment, on: slug, "Ada talking to herself.")
@@ -144,9 +144,11 @@ import Testing
         let title = try #require(try site.app.app.articles.article(slug: slug)?.title)
         #expect(first.subject.contains("3 replies") && first.subject.contains(title), "\(first.subject)")
         let text = try #require(first.part("text/plain"))
-        #expect(first.part("text/html") != nil)
+        let html = try #require(first.part("text/html"))
+        #expect(html.contains("Dee asks &lt;b&gt;a question&lt;/b&gt;?") && !html.contains("<b>a question"), "escaped")
         #expect(text.contains(title))
-        for (id, body) in zip(replies, ["Bob agrees, mostly.", "Cy disagrees over two lines.", "Dee asks a question?"])
+        for (id, body) in zip(
+            replies, ["Bob agrees, mostly.", "Cy disagrees over two lines.", "Dee asks <b>a question</b>?"])
         {
             #expect(occurrences(of: body, in: text) == 1, "each reply once: \(body)")
             #expect(occurrences(of: "\(Self.base)/articles/\(slug)#comment-\(id)", in: text) == 1)
@@ -231,7 +233,9 @@ import Testing
         #expect(done.status == 200)
         #expect(done.text.contains("data-unsubscribed"))
         #expect(try site.account("ada").mailsReplies == false)
-        #expect(try provider.post(path, form: [("List-Unsubscribe", "One-Click")]).status == 200, "again: the same")
+        let again = try site.app.client().post(
+            path, form: [("List-Unsubscribe", "One-Click")], headers: [("Sec-Fetch-Site", "cross-site")])
+        #expect(again.status == 200, "again, cross-site: the same answer")
         #expect(try ada.get("/account").text.contains("data-reply-mail=\"off\""))
 
         // The exemption is that path only: other POSTs still need the token.
@@ -281,5 +285,18 @@ import Testing
         let text = try #require(try site.sink.messages(1).first?.part("text/plain"))
         for n in 1...3 { #expect(occurrences(of: "Reply \(n).", in: text) == 1) }
         #expect(site.sink.received == 1)
+    }
+
+    @Test func extraHeadersCannotAddHeaders() throws {
+        #expect(throws: MailError.self) { try MailHeader("List-Unsubscribe", "<https://x.test/a>\r\nBcc: b@x.test") }
+        #expect(throws: MailError.self) { try MailHeader("Bcc: b@x.test\r\nX", "y") }
+        #expect(throws: MailError.self) { try MailHeader("List-Unsubscribe", "<https://x.test/é>") }
+        let headers = try ReplyDigestMail.unsubscribeHeaders("https://x.test/mail/unsubscribe/1.abc")
+        let message = try MailMessage(
+            from: MailAddress("news@x.test"), to: MailAddress("r@x.test"), subject: "s", text: "t", html: "h",
+            headers: headers)
+        let rendered = String(decoding: message.rendered(), as: UTF8.self)
+        #expect(rendered.contains("\r\nList-Unsubscribe: <https://x.test/mail/unsubscribe/1.abc>\r\n"))
+        #expect(rendered.contains("\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n"))
     }
 }
