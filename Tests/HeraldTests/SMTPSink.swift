@@ -23,6 +23,10 @@ final class SMTPSink {
         var date: String { summary["date"] as? String ?? "" }
         var contentType: String { summary["content_type"] as? String ?? "" }
         var defects: [String] { summary["defects"] as? [String] ?? [] }
+        /// A header's value as Python's `email` package reads it (nil when absent).
+        func header(_ name: String) -> String? {
+            (summary["headers"] as? [String: String])?.first { $0.key.lowercased() == name.lowercased() }?.value
+        }
         var logins: [[String: Any]] { summary["logins"] as? [[String: Any]] ?? [] }
         /// A part's decoded text with its line breaks as `\n`.
         func part(_ type: String) -> String? {

@@ -12,6 +12,7 @@ static files served by nginx itself, nginx's request id reaching Herald.
 """
 import hashlib
 import html
+import json
 import os
 import random
 import re
@@ -243,10 +244,123 @@ def check_deployment(balancer, nodes):
           f"{nodes[0]} {status}")
 
 
+class MailSink:
+    """A real SMTP server for the nodes: Tests/mail/smtp_sink.py (aiosmtpd) on a loopback port,
+    writing each message it receives to DIR/N.json (envelope, headers, decoded parts). It stops
+    when its standard input closes."""
+
+    def __init__(self, directory):
+        os.makedirs(directory, exist_ok=True)
+        self.directory = directory
+        # Debian's Python, where python3-aiosmtpd is installed.
+        python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+        self.process = subprocess.Popen([python, os.path.join(ROOT, "Tests", "mail", "smtp_sink.py"), directory],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.port = int(self.process.stdout.readline())
+
+    def messages(self):
+        """Every message received so far, in order (each DIR/N.json appears whole)."""
+        found, n = [], 1
+        while os.path.exists(os.path.join(self.directory, f"{n}.json")):
+            with open(os.path.join(self.directory, f"{n}.json"), encoding="utf-8") as f:
+                found.append(json.load(f))
+            n += 1
+        return found
+
+    def to(self, address):
+        return [m for m in self.messages() if address in m["rcpt_tos"]]
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+LINK = re.compile(r"https://127\.0\.0\.1:18100(/login/link/[A-Za-z0-9_-]{43})")
+
+
+def check_mail_link_across_nodes(nodes, slug, sink):
+    """SPEC third wave: a sign-in link asked on node 1 with an anonymous like pending, opened in
+    another browser on node 2, the carried like confirmed on node 3: performed once, never twice."""
+    register_with_email(nodes[2], "linker", "linker@example.com")
+    laptop = client(nodes[0])
+    before = int(LIKES.search(laptop.request("GET", f"/articles/{slug}")[2]).group(1))
+    status, location, _ = laptop.request("POST", f"/articles/{slug}/like",
+                                         {"csrf_token": laptop.token(f"/articles/{slug}")})
+    asked, _, _ = laptop.request("POST", "/login/link", {"csrf_token": laptop.token("/login/link"),
+                                                         "email": "linker@example.com"})
+    waited = poll(lambda: sink.to("linker@example.com"), 15)
+    mails = sink.to("linker@example.com")
+    found = LINK.search(mails[-1]["parts"].get("text/plain", "")) if mails else None
+    check("node 1 captures the like and mails a sign-in link for it",
+          status == 303 and location == "/login" and asked == 303 and waited is not None and found,
+          f"like {status} {location}, ask {asked}, mails {len(mails)}")
+    if not found:
+        return None
+    link = found.group(1)
+    phone = client(nodes[1])
+    status, _, page = phone.request("GET", link)
+    opened = status == 200 and "Log in as linker" in page
+    status, location, _ = phone.request("POST", link, {"csrf_token": phone.token(link)})
+    check("node 2 opens the link in another browser: logs in and asks to confirm the carried like",
+          opened and status == 303 and location == link + "/confirm", f"{status} {location}")
+    on_three = move(phone, nodes[2])
+    shown = on_three.request("GET", link + "/confirm")[2]
+    confirm = {"csrf_token": on_three.token(link + "/confirm")}
+    status, location, _ = on_three.request("POST", link + "/confirm", confirm)
+    again, _, _ = move(phone, nodes[0]).request("POST", link + "/confirm", confirm)
+    reused, _, _ = client(nodes[0]).request("POST", link, {"csrf_token": "x"})
+    after = int(LIKES.search(client(nodes[1]).request("GET", f"/articles/{slug}")[2]).group(1))
+    check("node 3 performs the carried like after Confirm, once (a second Confirm on node 1 is 404, the link is spent)",
+          "data-carried-action" in shown and status == 303 and (location or "").startswith(f"/articles/{slug}")
+          and again == 404 and reused in (403, 404) and after == before + 1,
+          f"confirm {status} {location}, again {again}, reused {reused}, likes {before}→{after}")
+    return phone
+
+
+def check_reply_digest_once(nodes, slug, sink, reader):
+    """Every node runs the reply-digest rounds (each second here): a reply is mailed once, in one
+    mail, however many nodes claim at the same moment."""
+    status, _, _ = reader.request("POST", "/account/reply-mail", {"csrf_token": reader.token("/account"),
+                                                                  "mail": "on"})
+    on_two = move(reader, nodes[1])
+    _, location, _ = on_two.request("POST", f"/articles/{slug}/comments",
+                                    {"csrf_token": on_two.token(f"/articles/{slug}"), "body": "Cluster thought."})
+    parent = (location or "").rsplit("#comment-", 1)[-1]
+    replier = register(nodes[2], "replier")
+    replied, _, _ = replier.request("POST", f"/articles/{slug}/comments",
+                                    {"csrf_token": replier.token(f"/articles/{slug}"),
+                                     "body": "A reply seen from three nodes.", "parent": parent})
+    digests = lambda: [m for m in sink.to("linker@example.com") if m["headers"].get("List-Unsubscribe")]  # noqa: E731
+    waited = poll(digests, 20)
+    time.sleep(3)  # every node runs three more rounds
+    mails = digests()
+    text = mails[0]["parts"].get("text/plain", "") if mails else ""
+    check("the reply digest goes out once with three nodes running rounds (one mail, the reply once, one-click headers)",
+          status == 303 and replied == 303 and waited is not None and len(mails) == 1
+          and text.count("A reply seen from three nodes.") == 1
+          and mails[0]["headers"].get("List-Unsubscribe-Post") == "List-Unsubscribe=One-Click",
+          f"setting {status}, reply {replied}, digests {len(mails)}")
+
+
+def register_with_email(url, name, email):
+    c = client(url)
+    status, _, _ = c.request("POST", "/register", {"csrf_token": c.token("/register"), "username": name,
+                                                   "password": PASSWORD, "email": email})
+    assert status == 303, f"register {name}: {status}"
+    return c
+
+
 def main():
     global CERTIFICATE
     work = tempfile.mkdtemp(prefix="herald-cluster-")
-    env = dict(os.environ, HERALD_PASSWORD_COST="minimum")
+    sink = MailSink(os.path.join(work, "mail"))
+    # Every node mails through the sink, and looks for reply digests each second.
+    env = dict(os.environ, HERALD_PASSWORD_COST="minimum", HERALD_SMTP_URL=f"smtp://127.0.0.1:{sink.port}",
+               HERALD_MAIL_FROM="Herald <news@herald.test>", HERALD_REPLY_MAIL_CHECK_SECONDS="1")
     started = subprocess.run([os.path.join(ROOT, "scripts", "cluster.sh"), "start", work + "/c", "3"],
                              capture_output=True, text=True, env=env, timeout=300)
     if started.returncode != 0:
@@ -283,6 +397,11 @@ def main():
         stale = client(nodes[0])
         stale.cookies = copied
         check("the logout on node 3 ends it on node 1", "roamer" not in stale.request("GET", "/")[2])
+
+        # 2b. A sign-in link asked on one node is opened and confirmed on others; replies by mail, once.
+        linked = check_mail_link_across_nodes(nodes, slugs[2], sink)
+        if linked:
+            check_reply_digest_once(nodes, slugs[3], sink, linked)
 
         # 3. 50 concurrent likers through the balancer leave an exact count.
         target = slugs[1]
@@ -563,6 +682,7 @@ def main():
         check(f"all {len(acknowledged)} acknowledged likes survive the kill", acknowledged and not lost, f"lost {lost[:3]}")
     finally:
         subprocess.run([os.path.join(ROOT, "scripts", "cluster.sh"), "stop", work + "/c"], timeout=120)
+        sink.stop()
         if os.environ.get("HERALD_KEEP_CLUSTER") != "1":
             shutil.rmtree(work, ignore_errors=True)
     passed = sum(1 for _, ok in results if ok)

@@ -64,6 +64,8 @@ class Sink:
             "date": str(message["Date"]),
             "message_id": str(message["Message-ID"]),
             "content_type": message.get_content_type(),
+            # Every header as Python reads it (decoded, unfolded): List-Unsubscribe and the like.
+            "headers": {name: str(value) for name, value in message.items()},
             "parts": parts,
             "defects": [type(d).__name__ for d in message.defects]
             + [type(d).__name__ for p in message.walk() for d in p.defects],

@@ -37,7 +37,7 @@ public enum CommandLineArguments {
                      HERALD_HEAD_DEADLINE_SECONDS, HERALD_MAX_CONNECTIONS_PER_ADDRESS,
                      HERALD_SITE_NAME, HERALD_SITE_DESCRIPTION, HERALD_LANGUAGE, HERALD_METRICS_TOKEN,
                      HERALD_ACCESS_LOG=off, HERALD_LOG_FORMAT=text|json, HERALD_LOG_LEVEL=debug|info|warning|error,
-                     HERALD_SECRET, HERALD_PREVIOUS_SECRETS,
+                     HERALD_SECRET, HERALD_PREVIOUS_SECRETS, HERALD_REPLY_MAIL_CHECK_SECONDS,
                      HERALD_SMTP_URL=smtp[s]://[user:password@]host[:port], HERALD_MAIL_FROM (see README)
         """
 
@@ -189,6 +189,7 @@ public enum CommandLineArguments {
         try applyLimit(environment["HERALD_EMAIL_CHANGES_PER_EMAIL"], to: &configuration.accounts.emailChangesPerEmail)
         try applyLimit(environment["HERALD_HASHING_THREADS"], to: &configuration.accounts.hashingThreads)
         try applyLimit(environment["HERALD_COMMENTS_PER_MINUTE"], to: &configuration.commentsPerMinute)
+        try applyLimit(environment["HERALD_REPLY_MAIL_CHECK_SECONDS"], to: &configuration.replyMailCheckSeconds)
         try applyMail(environment, to: &configuration)
     }
 

@@ -63,6 +63,9 @@ public struct Configuration: Sendable {
     public var smtpURL: String?
     /// `HERALD_MAIL_FROM`: the sender, `news@example.com` or `Herald <news@example.com>`.
     public var mailFrom: String?
+    /// How often this server looks for reply digests to send (`HERALD_REPLY_MAIL_CHECK_SECONDS`);
+    /// a reader still gets at most one mail per 15 minutes, whatever this is.
+    public var replyMailCheckSeconds = 60
     /// The time; tests move it.
     public var clock = Clock.system
 

@@ -12,6 +12,9 @@ public final class HeraldApp: Sendable {
     public let keys: SecretKeys
     /// Sends mail (password resets) off the request path; nil without `HERALD_SMTP_URL`.
     public let mailer: Mailer?
+    /// Mails the reply digests, on a timer `herald serve` starts (tests run its rounds
+    /// themselves); nil without a mailer.
+    let replyDigests: ReplyDigestSender?
     public let responder: Application<RequestContext>
     /// What `/metrics` shows; nil unless `--metrics-port` or `HERALD_METRICS_TOKEN` is set.
     public let metrics: Metrics?
@@ -89,7 +92,16 @@ public final class HeraldApp: Sendable {
         let emailMail = mailer.map {
             EmailChangeMail(mailer: $0, siteName: configuration.site.name, baseURL: mailBaseURL)
         }
-        let accountSettings = AccountSettingsController(accounts: accounts, views: views, emailMail: emailMail)
+        let replyMail = ReplyMail(
+            store: ReplyMailStore(database: database), tokens: UnsubscribeTokens(keys: keys),
+            clock: configuration.clock)
+        replyDigests = mailer.map {
+            ReplyDigestSender(
+                replyMail: replyMail, mail: ReplyDigestMail(mailer: $0, siteName: configuration.site.name, site: site),
+                clock: configuration.clock, log: log)
+        }
+        let accountSettings = AccountSettingsController(
+            accounts: accounts, views: views, emailMail: emailMail, replyMail: replyMail)
         let editor = EditorController(newsroom: Newsroom(articles: articles, clock: configuration.clock), views: views)
         let moderationController = ModerationController(
             moderation: Moderation(
@@ -158,6 +170,7 @@ public final class HeraldApp: Sendable {
             profiles: Profiles(store: ProfileStore(database: database), clock: configuration.clock), views: views
         )
         .addRoutes(to: &router)
+        ReplyMailController(replyMail: replyMail, views: views).addRoutes(to: &router)
         IntentController(intents: intents).addRoutes(to: &router)
         FeedController(pages: pages, views: views, cache: pageCache, site: site).addRoutes(to: &router)
         StaticController(files: try StaticFiles(root: configuration.publicDirectory)).addRoutes(to: &router)
@@ -213,7 +226,10 @@ public final class HeraldApp: Sendable {
                 return views.returnedText(
                     error.message, status: error.status, title: "Suspended", texts: typed, context: context)
             },
-            CrossOriginProtection(tokens: CSRFTokens(keys: keys), baseURL: configuration.baseURL),
+            CrossOriginProtection(
+                tokens: CSRFTokens(keys: keys), baseURL: configuration.baseURL,
+                // Mail providers post the one-click unsubscribe without cookies: its token is the proof.
+                tokenAuthenticated: [ReplyMailPaths.unsubscribePrefix]),
             FlashMessages(keys: keys),
         ]
         let largeBodySenders = LargeBodySenders(
@@ -225,7 +241,9 @@ public final class HeraldApp: Sendable {
     }
 
     /// Paths whose last segment is a mailed secret, never written to the access log.
-    static let pathsWithSecrets = ["/password/reset/", "/account/email/confirm/", "/login/link/"]
+    static let pathsWithSecrets = [
+        "/password/reset/", "/account/email/confirm/", "/login/link/", ReplyMailPaths.unsubscribePrefix,
+    ]
 
     /// The series `/metrics` shows beyond requests: read from each part's own counters when shown.
     private static func registerMetrics(

@@ -53,6 +53,7 @@ public enum HeraldMain {
             server = HTTPServer(configuration: configuration.serverConfiguration, responder: app.responder, log: log)
             try server.start()
             app.site.listening(on: server.port)
+            app.replyDigests?.start(every: .seconds(configuration.replyMailCheckSeconds))
             if let port = configuration.metricsPort, let metrics = app.metrics {
                 var listener = configuration.serverConfiguration
                 listener.port = port
@@ -78,6 +79,8 @@ public enum HeraldMain {
         SystemdNotify.send("STOPPING=1", environment: environment)
         server.shutdown()
         metricsServer?.shutdown()
+        // No new digests once stopping; a round in progress finishes and queues its mail.
+        app.replyDigests?.stop()
         // Mail already queued (a reset link) gets its last try before the process goes.
         _ = app.mailer?.drain(timeout: .seconds(10))
         app.database.close()

@@ -21,6 +21,8 @@ struct ResumableActions: Sendable {
         "/login/link/:token": "it is the login that a pending action waits for",
         "/login/link/:token/confirm": "it performs the action the link carried, in the browser that logged in by it",
         "/login/link/:token/cancel": "it discards the action the link carried",
+        "/mail/unsubscribe/:token":
+            "its token is the proof: mail providers post it without cookies (RFC 8058 one-click), and it only turns reply mail off",
     ]
 
     /// Adds each action's POST route: a logged-in reader's POST is performed, an anonymous one

@@ -9,6 +9,8 @@ struct AccountSettingsController: Sendable {
     /// Mails the confirmation link and the notices of an email change; nil without
     /// `HERALD_SMTP_URL`, and then a new address cannot be confirmed, so it is refused.
     let emailMail: EmailChangeMail?
+    /// Mail about replies: the switch on this page (ReplyMailController has the unsubscribe link).
+    let replyMail: ReplyMail
 
     /// Every POST of the page: resumable. The two whose form carries a password are never
     /// performed after login (a password is never captured): the reader lands on the form again.
@@ -36,6 +38,15 @@ struct AccountSettingsController: Sendable {
                     name: .endOtherSessions, path: "/account/sessions/end-others",
                     describe: { _ in "log out everywhere else" }, returnPath: { _ in "/account" },
                     perform: { _, user, context, _ in try endOtherSessions(of: user, &context) })),
+            .init(
+                ResumableAction<ReplyMailInput>(
+                    name: .replyMail, path: ReplyMailPaths.setting,
+                    describe: { input in
+                        input.on
+                            ? "turn on mail about replies to your comments" : "stop mail about replies to your comments"
+                    },
+                    returnPath: { _ in ReplyMailPaths.section },
+                    perform: { input, user, context, _ in try setReplyMail(input, of: user, &context) })),
             .init(
                 retype(
                     PasswordChangeInput.self, .changePassword, "/account/password", "change your password", "password"
@@ -65,6 +76,20 @@ struct AccountSettingsController: Sendable {
         init(_ form: KeptForm) {
             email = form.text("email")
             currentPassword = form.text("current_password")
+        }
+    }
+
+    /// `mail=on` or `mail=off`: anything else is a 400, never read as off.
+    struct ReplyMailInput: ResumableInput {
+        static let keptFields = ["mail"]
+        let on: Bool
+
+        init(_ form: KeptForm) throws(HTTPError) {
+            switch form.text("mail") {
+            case "on": on = true
+            case "off": on = false
+            default: throw HTTPError(.badRequest, "The reply mail setting is “on” or “off” (field mail).")
+            }
         }
     }
 
@@ -201,6 +226,23 @@ struct AccountSettingsController: Sendable {
         case .tooManyRequests(let seconds):
             throw AccountsController.throttled(
                 seconds, "Too many email changes were asked for this account or for that address.")
+        }
+    }
+
+    func setReplyMail(_ input: ReplyMailInput, of user: User, _ context: inout RequestContext) throws -> Response {
+        switch try replyMail.set(input.on, by: user, canSendMail: emailMail != nil) {
+        case .turnedOn:
+            context.nextFlash =
+                "We will mail you when someone replies to your comments, at most once every 15 minutes."
+            return .redirect(to: ReplyMailPaths.section)
+        case .turnedOff:
+            context.nextFlash = "We will not mail you about replies any more."
+            return .redirect(to: ReplyMailPaths.section)
+        case .needsConfirmedAddress, .mailUnavailable:
+            // The section says why (`AccountPage.replyMailUnavailable`).
+            return try page(
+                user, context, errors: ["reply_mail": "Mail about replies could not be turned on: see why below."],
+                status: .unprocessableContent)
         }
     }
 

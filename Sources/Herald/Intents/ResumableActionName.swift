@@ -14,6 +14,7 @@ enum ResumableActionName: String, Sendable, CaseIterable {
     case deleteComment = "comment-delete"
     case changeEmail = "account-email"
     case endOtherSessions = "account-end-others"
+    case replyMail = "account-reply-mail"
     /// Forms that carry a password: captured without it, and after login the reader is sent
     /// back to the form to type it again (SPEC: a password is never captured).
     case changePassword = "account-password"
@@ -39,6 +40,7 @@ extension ResumableActionName {
         case .deleteComment: "Cancel deleting the comment"
         case .changeEmail: "Cancel the email change"
         case .endOtherSessions: "Cancel logging out elsewhere"
+        case .replyMail: "Cancel the mail setting"
         case .changePassword: "Cancel the password change"
         case .deleteAccount: "Cancel deleting the account"
         }

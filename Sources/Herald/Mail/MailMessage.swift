@@ -60,6 +60,28 @@ public struct MailAddress: Sendable, Hashable, CustomStringConvertible {
     public var description: String { text }
 }
 
+/// A header beyond the ones every message has (`List-Unsubscribe`): a name of letters, digits and
+/// `-`, and a value of printable ASCII (a URL in angle brackets), so that neither can add a
+/// header or end the headers early, and neither needs encoding.
+public struct MailHeader: Sendable, Equatable {
+    public let name: String
+    public let value: String
+
+    public init(_ name: String, _ value: String) throws(MailError) {
+        guard !name.isEmpty, name.utf8.count <= 76,
+            name.utf8.allSatisfy({
+                $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
+                    || (0x61...0x7A).contains($0)
+            })
+        else { throw .headerInjection(field: "a header name") }
+        guard value.utf8.count <= 900, value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+            throw .headerInjection(field: name)
+        }
+        self.name = name
+        self.value = value
+    }
+}
+
 /// One email: a plain-text part and a short HTML part of the same content, as
 /// `multipart/alternative`, rendered as RFC 5322 with CRLF line endings.
 ///
@@ -74,11 +96,14 @@ public struct MailMessage: Sendable {
     public let subject: String
     public let text: String
     public let html: String
+    /// Written after `Message-ID`, in order.
+    public let headers: [MailHeader]
 
     /// Throws `.headerInjection` when the subject or the sender's name holds CR, LF or another
     /// control character (bodies may hold anything: they are encoded).
     public init(
-        from: MailAddress, fromName: String? = nil, to: MailAddress, subject: String, text: String, html: String
+        from: MailAddress, fromName: String? = nil, to: MailAddress, subject: String, text: String, html: String,
+        headers: [MailHeader] = []
     ) throws(MailError) {
         try Self.checkHeaderValue(subject, field: "Subject")
         if let fromName { try Self.checkHeaderValue(fromName, field: "From") }
@@ -88,6 +113,7 @@ public struct MailMessage: Sendable {
         self.subject = subject
         self.text = text
         self.html = html
+        self.headers = headers
     }
 
     /// The message as sent. `date` is in seconds since 1970; `id` is the part of the
@@ -100,6 +126,9 @@ public struct MailMessage: Sendable {
             Self.encodedHeader("Subject", subject),
             "Date: " + Self.rfc5322Date(date),
             "Message-ID: <\(id)@\(Self.isPlainASCII(from.domain) ? String(from.domain) : "localhost")>",
+        ]
+        headers += self.headers.map { "\($0.name): \($0.value)" }
+        headers += [
             "MIME-Version: 1.0",
             "Content-Type: multipart/alternative;\r\n boundary=\"\(boundary)\"",
         ]

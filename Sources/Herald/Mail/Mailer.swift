@@ -107,21 +107,33 @@ public final class Mailer: Sendable {
     }
 
     /// A message from this mailer's sender.
-    public func message(to: MailAddress, subject: String, text: String, html: String) throws(MailError)
-        -> MailMessage
-    {
-        try MailMessage(from: from, fromName: fromName, to: to, subject: subject, text: text, html: html)
+    public func message(
+        to: MailAddress, subject: String, text: String, html: String, headers: [MailHeader] = []
+    ) throws(MailError) -> MailMessage {
+        try MailMessage(
+            from: from, fromName: fromName, to: to, subject: subject, text: text, html: html, headers: headers)
     }
 
     /// Builds a message to `address` and queues it, logging (without the address) why it was not:
     /// an address or header that cannot be sent, or a full queue. `what` names it in the log.
-    public func queue(to address: String, subject: String, text: String, html: String, what: String) {
+    /// `headers` come after the usual ones (`List-Unsubscribe`). False when it was not queued (a
+    /// caller that keeps its own record of what was mailed keeps it for a later try).
+    @discardableResult
+    public func queue(
+        to address: String, subject: String, text: String, html: String, what: String, headers: [MailHeader] = []
+    ) -> Bool {
         do {
-            let message = try message(to: try MailAddress(address), subject: subject, text: text, html: html)
-            if send(message) == .queueFull { log.warning("\(what) dropped: the mail queue is full") }
+            let message = try message(
+                to: try MailAddress(address), subject: subject, text: text, html: html, headers: headers)
+            switch send(message) {
+            case .queued: return true
+            case .queueFull: log.warning("\(what) dropped: the mail queue is full")
+            case .closed: log.warning("\(what) not sent: the mailer is shutting down")
+            }
         } catch {
             log.warning("\(what) not sent: \(error)")
         }
+        return false
     }
 
     /// Queues `message`; never blocks on the network.

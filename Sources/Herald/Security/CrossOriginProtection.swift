@@ -14,6 +14,12 @@ struct CrossOriginProtection: Middleware {
     let tokens: CSRFTokens
     /// A configured public base URL; its origin counts as this site too.
     let baseURL: String?
+    /// Path prefixes whose POSTs carry their own proof in the last path segment, checked by their
+    /// handler: exempt from this check, and only at exactly one segment below the prefix. The one
+    /// use is the reply mail's one-click unsubscribe (RFC 8058), which a mail provider posts from
+    /// its own servers, with no cookie, no form token and any `Origin`; its token names one account
+    /// and all it can do is turn that account's reply mail off.
+    var tokenAuthenticated: [String] = []
 
     func handle(_ request: Request, context: inout RequestContext, next: Next<RequestContext>) throws -> Response {
         let browserID = request.cookie(.browser, secure: context.isSecure).flatMap {
@@ -28,7 +34,7 @@ struct CrossOriginProtection: Middleware {
 
         // POST is the only method that changes anything here; other methods reach the router
         // and get their 405 with `Allow`.
-        if request.method == .post {
+        if request.method == .post, !isTokenAuthenticated(request.path) {
             try check(request, csrf: csrf)
         }
 
@@ -52,6 +58,13 @@ struct CrossOriginProtection: Middleware {
             throw HTTPError(
                 .forbidden,
                 "This form has expired or did not come from this site. Please go back, reload the page and try again.")
+        }
+    }
+
+    /// `/mail/unsubscribe/TOKEN`, nothing shorter or longer.
+    private func isTokenAuthenticated(_ path: String) -> Bool {
+        tokenAuthenticated.contains { prefix in
+            path.hasPrefix(prefix) && path.count > prefix.count && !path.dropFirst(prefix.count).contains("/")
         }
     }
 

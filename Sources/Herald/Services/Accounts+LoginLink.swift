@@ -82,13 +82,15 @@ extension Accounts {
                 return .usernameTaken
             }
             // The link proved the mailbox: the address is the account's (unless taken meanwhile).
-            _ = try store.setEmail(userID: created.id, to: link.email)
+            _ = try store.setEmail(userID: created.id, to: link.email, confirmed: true)
             user = created
         }
         guard let user else { return .noSuchLink }
         if user.isBanned { return .suspended }
         // Used in the statement that reads it: a second click (or another server) finds it gone.
         guard let used = try loginLinks.use(tokenHash: hash, now: now) else { return .noSuchLink }
+        // Opening a link mailed to the address proves it is the reader's.
+        try store.markEmailConfirmed(userID: user.id, email: link.email)
         return .loggedIn(user, sessionToken: try startSession(for: user, now: now), link: used)
     }
 

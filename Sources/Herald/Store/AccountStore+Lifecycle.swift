@@ -30,16 +30,28 @@ extension AccountStore {
     }
 
     /// Sets (or with nil removes) the account's email; false when another account uses it.
-    public func setEmail(userID: Int, to email: String?) throws -> Bool {
+    /// `confirmed`: the address proved itself by opening a mailed link (else, typed at
+    /// registration, it is not confirmed until it does).
+    public func setEmail(userID: Int, to email: String?, confirmed: Bool = false) throws -> Bool {
         do {
             try database.write { connection in
                 try connection.query(
-                    "UPDATE users SET email = ? WHERE id = ?",
-                    [email.map(SQLValue.text) ?? .null, .integer(Int64(userID))])
+                    "UPDATE users SET email = ?, email_confirmed = ? WHERE id = ?",
+                    [email.map(SQLValue.text) ?? .null, .integer(confirmed ? 1 : 0), .integer(Int64(userID))])
             }
             return true
         } catch StoreError.constraint {
             return false
+        }
+    }
+
+    /// The account's address opened a mailed link (a sign-in link): it is confirmed, if it is
+    /// still the account's.
+    public func markEmailConfirmed(userID: Int, email: String) throws {
+        try database.write { connection in
+            try connection.query(
+                "UPDATE users SET email_confirmed = 1 WHERE id = ? AND email = ? AND email_confirmed = 0",
+                [.integer(Int64(userID)), .text(email)])
         }
     }
 
@@ -173,14 +185,24 @@ public struct StoredAccount: Sendable, Equatable {
     public var user: User
     public var email: String?
     public var createdAt: Int
+    /// The address opened a mailed link (see Migrations, step 16).
+    public var emailConfirmed = false
+    /// Replies to the reader's comments are mailed to them.
+    public var mailsReplies = false
 
-    static let columns = User.columns + ", users.email, users.created_at"
+    static let columns =
+        User.columns + ", users.email, users.created_at, users.email_confirmed, users.reply_mail"
 
     public var roles: Roles { user.roles }
+
+    /// Mail about replies can be sent only to a confirmed address.
+    public var mayMailReplies: Bool { email != nil && emailConfirmed }
 
     init(row: SQLRow) {
         user = User(row: row)
         email = row[User.columnCount] == .null ? nil : row.string(User.columnCount)
         createdAt = row.int(User.columnCount + 1)
+        emailConfirmed = row.int(User.columnCount + 2) != 0
+        mailsReplies = row.int(User.columnCount + 3) != 0
     }
 }

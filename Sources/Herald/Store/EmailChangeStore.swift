@@ -95,7 +95,9 @@ public final class EmailChangeStore: Sendable {
                 guard let account = try connection.query("SELECT email FROM users WHERE id = ?", [id]).first else {
                     return .noSuchLink  // the account went meanwhile
                 }
-                try connection.query("UPDATE users SET email = ? WHERE id = ?", [.text(change.email), id])
+                // Confirmed: this is the address that opened the link.
+                try connection.query(
+                    "UPDATE users SET email = ?, email_confirmed = 1 WHERE id = ?", [.text(change.email), id])
                 try connection.query("DELETE FROM email_changes WHERE user_id = ?", [id])
                 return .changed(userID: change.userID, email: change.email, previous: account.optionalString(0))
             }

@@ -254,6 +254,23 @@ enum Migrations {
         );
         CREATE INDEX login_links_expiry ON login_links (expires_at);
         """,
+        // 16: mail for replies. An address counts as confirmed (`email_confirmed`) once it opened a
+        // mailed link (an email change, a sign-in link); one typed at registration does not. A reader
+        // may ask for mail about replies to their comments (`reply_mail`, off by default), from
+        // `reply_mail_since` on (older replies are never mailed); `reply_mailed_at` is when their last
+        // digest went, so that they get at most one per 15 minutes. A reply's `mailed_at` is when a
+        // digest claimed it: claimed in the transaction that marks it, it is mailed once whichever
+        // server runs the round.
+        """
+        ALTER TABLE users ADD COLUMN email_confirmed {int} NOT NULL DEFAULT 0;
+        ALTER TABLE users ADD COLUMN reply_mail {int} NOT NULL DEFAULT 0;
+        ALTER TABLE users ADD COLUMN reply_mail_since {int};
+        ALTER TABLE users ADD COLUMN reply_mailed_at {int};
+        ALTER TABLE comments ADD COLUMN mailed_at {int};
+        CREATE INDEX users_reply_mail ON users (id) WHERE reply_mail = 1;
+        CREATE INDEX comments_unmailed_replies ON comments (reply_to_user, id)
+            WHERE mailed_at IS NULL AND reply_to_user IS NOT NULL;
+        """,
     ]
 
     /// Work a step needs that portable SQL alone cannot do, run in the step's transaction after

@@ -12,8 +12,21 @@ struct AccountPage: PageModel {
     /// A message beside the email form (a change started before logging in comes back here).
     let emailPrompt: String?
     let canSendMail: Bool
-    /// By form (`email`, `password`, `delete`).
+    /// By form (`email`, `password`, `delete`, `reply_mail`).
     let errors: [String: String]
+
+    /// Why mail about replies cannot be turned on here, or nil when it can.
+    var replyMailUnavailable: String? {
+        if !canSendMail { return "This site sends no email, so it cannot mail you about replies." }
+        if account.email == nil {
+            return "Mail about replies goes to a confirmed email address, and your account has none: add one above."
+        }
+        if !account.emailConfirmed {
+            return "Mail about replies goes only to a confirmed email address. Yours is not confirmed yet: "
+                + "log in once with a link mailed to it (Log in with a link), or change it above and open the link we send."
+        }
+        return nil
+    }
 
     func value(forKey key: String) -> MustacheValue? {
         if key.hasSuffix("_error") { return errors[String(key.dropLast(6))].map(MustacheValue.string) }
@@ -27,6 +40,9 @@ struct AccountPage: PageModel {
         case "can_send_mail": return .bool(canSendMail)
         case "roles": return account.roles.names.isEmpty ? .null : .string(account.roles.names.joined(separator: ", "))
         case "is_editor": return .bool(Newsroom.mayWrite(account.user))
+        case "mails_replies": return .bool(account.mailsReplies)
+        case "may_mail_replies": return .bool(canSendMail && account.mayMailReplies)
+        case "reply_mail_unavailable": return replyMailUnavailable.map(MustacheValue.string) ?? .null
         default: return nil
         }
     }
