@@ -3,7 +3,8 @@ import HTTP
 /// The reply mail's unsubscribe link, `/mail/unsubscribe/{token}`, which works without logging in:
 /// GET shows one button and changes nothing (mail scanners and link previews follow links); POST —
 /// the button, or a mail provider's RFC 8058 one-click, sent with no cookie and no form token (the
-/// cross-site check exempts this path: the token is the proof) — turns the mail off and says so.
+/// token in the path stands in for the form's) — turns the mail off and, like every state change,
+/// answers 303 to the same address, whose page then says the mail is off.
 struct ReplyMailController: Sendable {
     let replyMail: ReplyMail
     let views: Views
@@ -24,19 +25,17 @@ struct ReplyMailController: Sendable {
 
     func page(_ request: Request, _ context: RequestContext) throws -> Response {
         let token = try token(request)
-        guard let username = try replyMail.subscriber(token: token) else { throw Self.noSuchLink }
+        guard let subscriber = try replyMail.subscriber(token: token) else { throw Self.noSuchLink }
         return try views.page(
-            UnsubscribePage(token: token, username: username, done: false), title: "Stop mail about replies",
-            context: context)
+            UnsubscribePage(token: token, username: subscriber.username, done: !subscriber.isOn),
+            title: subscriber.isOn ? "Stop mail about replies" : "Unsubscribed", context: context)
     }
 
     func unsubscribe(_ request: Request, _ context: RequestContext) throws -> Response {
         let token = try token(request)
         switch try replyMail.unsubscribe(token: token) {
-        case .unsubscribed(let username):
-            // 200 with the page, not a 303: a provider's one-click POST wants a plain success.
-            return try views.page(
-                UnsubscribePage(token: token, username: username, done: true), title: "Unsubscribed", context: context)
+        case .unsubscribed:
+            return .redirect(to: ReplyMailPaths.unsubscribe(token))
         case .noSuchToken:
             throw Self.noSuchLink
         }

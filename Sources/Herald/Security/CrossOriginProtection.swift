@@ -15,10 +15,11 @@ struct CrossOriginProtection: Middleware {
     /// A configured public base URL; its origin counts as this site too.
     let baseURL: String?
     /// Path prefixes whose POSTs carry their own proof in the last path segment, checked by their
-    /// handler: exempt from this check, and only at exactly one segment below the prefix. The one
-    /// use is the reply mail's one-click unsubscribe (RFC 8058), which a mail provider posts from
-    /// its own servers, with no cookie, no form token and any `Origin`; its token names one account
-    /// and all it can do is turn that account's reply mail off.
+    /// handler: that token stands in for the form's, and only at exactly one segment below the
+    /// prefix. A browser saying the POST came from elsewhere is still refused. The one use is the
+    /// reply mail's one-click unsubscribe (RFC 8058), which a mail provider posts from its own
+    /// servers with no cookie, no form token and no `Origin`; its token names one account and all
+    /// it can do is turn that account's reply mail off.
     var tokenAuthenticated: [String] = []
 
     func handle(_ request: Request, context: inout RequestContext, next: Next<RequestContext>) throws -> Response {
@@ -34,7 +35,7 @@ struct CrossOriginProtection: Middleware {
 
         // POST is the only method that changes anything here; other methods reach the router
         // and get their 405 with `Allow`.
-        if request.method == .post, !isTokenAuthenticated(request.path) {
+        if request.method == .post {
             try check(request, csrf: csrf)
         }
 
@@ -52,7 +53,7 @@ struct CrossOriginProtection: Middleware {
         let origin = request.headers["Origin"]
         if let site, site != "same-origin" && site != "none" { throw Self.refusal }
         if let origin, !isThisSite(origin: origin, host: request.headers["Host"]) { throw Self.refusal }
-        if site != nil || origin != nil { return }
+        if site != nil || origin != nil || isTokenAuthenticated(request.path) { return }
         let token = (try? request.form())?[Self.formField]
         guard csrf.accepts(token) else {
             throw HTTPError(

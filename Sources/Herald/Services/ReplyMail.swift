@@ -44,23 +44,20 @@ public final class ReplyMail: Sendable {
 
     /// The account an unsubscribe token is for (its name), checked; nil for a malformed, forged or
     /// stale token. Changes nothing (`GET` of the link).
-    public func subscriber(token: String) throws -> String? {
-        try check(token)?.username
+    public func subscriber(token: String) throws -> (username: String, isOn: Bool)? {
+        guard let userID = UnsubscribeTokens.userID(in: token), let account = try store.subscriber(userID: userID),
+            tokens.isValid(token, userID: userID, createdAt: account.createdAt)
+        else { return nil }
+        return (account.username, account.isOn)
     }
 
     /// `POST /mail/unsubscribe/{token}`: turns the setting off for the token's account.
     public func unsubscribe(token: String) throws -> Unsubscribe {
-        guard let (userID, username) = try check(token) else { return .noSuchToken }
+        guard let userID = UnsubscribeTokens.userID(in: token), let subscriber = try subscriber(token: token) else {
+            return .noSuchToken
+        }
         _ = try store.setReplyMail(userID: userID, on: false, now: clock.now())
-        return .unsubscribed(username: username)
-    }
-
-    private func check(_ token: String) throws -> (userID: Int, username: String)? {
-        guard let userID = UnsubscribeTokens.userID(in: token),
-            let account = try store.subscriber(userID: userID),
-            tokens.isValid(token, userID: userID, createdAt: account.createdAt)
-        else { return nil }
-        return (userID, account.username)
+        return .unsubscribed(username: subscriber.username)
     }
 
     /// The token of the unsubscribe link in `digest`'s mail.
