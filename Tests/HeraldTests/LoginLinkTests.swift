@@ -159,4 +159,90 @@ import Testing
         #expect(try app.client().get("/login/link/not-a-token").status == 404)
         #expect(try app.client().get("/login/link/" + String(repeating: "A", count: 43)).status == 404)
     }
+
+    private func count(_ app: TestApp, _ sql: String, _ values: [SQLValue] = []) throws -> Int {
+        try app.app.database.withConnection { try $0.query(sql, values) }.first?.int(0) ?? -1
+    }
+
+    /// Issue #34's case: an anonymous comment of 2,000 Chinese characters (6,000 bytes: too big for
+    /// the intent cookie, so it is parked) follows the link into a second, empty cookie jar. Opening
+    /// the link changes nothing; after logging in there it is shown in full with Confirm, posted
+    /// once by the account the link is for, and neither a second Confirm nor the link does more.
+    @Test func aLongChineseCommentIsParkedUnderTheLinkAndPostedOnceInAnotherBrowser() throws {
+        let sink = try SMTPSink()
+        let app = try app(sink)
+        let slug = try app.firstSlug()
+        try register(app, "traveller", "traveller@example.com")
+        // Varied characters (a repeated phrase would compress into the cookie).
+        let text = String(
+            (0..<2_000).compactMap { i in Unicode.Scalar(0x4E00 + (i * 7_919) % 20_000).map(Character.init) })
+        #expect(text.count == 2_000)
+        let laptop = app.client()
+        let token = try laptop.formToken(on: "/articles/\(slug)")
+        let captured = try laptop.post("/articles/\(slug)/comments", form: [("csrf_token", token), ("body", text)])
+        #expect(captured.status == 303)
+        #expect(try count(app, "SELECT count(*) FROM parked_forms") == 1, "too big for the cookie: parked")
+        _ = try askForLink(laptop, "traveller@example.com")
+        let path = try linkPath(sink, 1)
+
+        let phone = app.client()
+        let sessions = try count(app, "SELECT count(*) FROM sessions")
+        let comments = try count(app, "SELECT count(*) FROM comments")
+        #expect(try phone.get(path).status == 200)
+        #expect(try phone.get(path).status == 200, "opened twice, as a scanner and then a person would")
+        #expect(try count(app, "SELECT count(*) FROM sessions") == sessions, "GET logs nobody in")
+        #expect(try count(app, "SELECT count(*) FROM comments") == comments, "GET posts nothing")
+
+        let login = try press(phone, path)
+        #expect(login["Location"] == path + "/confirm")
+        #expect(try count(app, "SELECT count(*) FROM comments") == comments, "not before Confirm")
+        let confirm = try phone.get(path + "/confirm")
+        #expect(confirm.text.contains(text), "all 2,000 characters shown before confirming")
+        let done = try press(phone, path + "/confirm")
+        #expect(done.status == 303)
+        let author = try count(
+            app, "SELECT user_id FROM comments WHERE body = ?", [.text(text)])
+        let traveller = try #require(try app.app.accounts.store.account(named: "traveller"))
+        #expect(author == traveller.user.id, "posted by the account the link is for")
+        #expect(try count(app, "SELECT count(*) FROM comments WHERE body = ?", [.text(text)]) == 1)
+        #expect(try press(phone, path + "/confirm").status == 404, "a second Confirm does nothing")
+        #expect(try phone.get(path).status == 404, "the link is used")
+        #expect(try count(app, "SELECT count(*) FROM comments WHERE body = ?", [.text(text)]) == 1)
+    }
+
+    @Test func aLongChineseCommentCancelledInAnotherBrowserIsNeverPosted() throws {
+        let sink = try SMTPSink()
+        let app = try app(sink)
+        let slug = try app.firstSlug()
+        try register(app, "hesitant", "hesitant@example.com")
+        let text = String(repeating: "颱風警報解除，", count: 250)
+        let laptop = app.client()
+        let token = try laptop.formToken(on: "/articles/\(slug)")
+        _ = try laptop.post("/articles/\(slug)/comments", form: [("csrf_token", token), ("body", text)])
+        _ = try askForLink(laptop, "hesitant@example.com")
+        let path = try linkPath(sink, 1)
+        let phone = app.client()
+        _ = try press(phone, path)
+        #expect(try press(phone, path + "/cancel").status == 303)
+        #expect(try press(phone, path + "/confirm").status == 404)
+        #expect(try count(app, "SELECT count(*) FROM comments WHERE body = ?", [.text(text)]) == 0)
+    }
+
+    /// A link asked for an address with no account, with a like pending: the account is made with
+    /// the chosen name, and the like is performed for it (the same browser: no Confirm needed).
+    @Test func aNewAccountFromALinkPerformsThePendingLike() throws {
+        let sink = try SMTPSink()
+        let app = try app(sink)
+        let slug = try app.firstSlug()
+        let reader = app.client()
+        _ = try reader.submitLikeForm(slug)
+        _ = try askForLink(reader, "first.time@example.com")
+        let path = try linkPath(sink, 1)
+        #expect(try reader.get(path).text.contains("Create account"))
+        let created = try press(reader, path, [("username", "firsttimer")])
+        #expect(created.status == 303)
+        #expect(created["Location"] == "/articles/\(slug)#like")
+        #expect(try reader.likeCount(slug) == 1)
+        #expect(try reader.get("/me/likes").text.contains("/articles/\(slug)"))
+    }
 }
