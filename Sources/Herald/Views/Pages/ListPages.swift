@@ -54,10 +54,13 @@ struct SearchPage: PageModel {
     /// Nil: no query yet (the form alone).
     let results: [Search.Result]?
     let pager: Pager?
+    /// How many articles hold every word, up to `SearchStore.rankedCandidates` ("or more" then).
+    let matches: Int
 
-    init(query: String, results: [Search.Result]?, page: Int = 1, hasMore: Bool = false) {
+    init(query: String, results: [Search.Result]?, page: Int = 1, hasMore: Bool = false, matches: Int = 0) {
         self.query = query
         self.results = results
+        self.matches = matches
         pager =
             results == nil
             ? nil : Pager(base: "/search?q=" + PercentEncoding.encode(query), page: page, hasOlder: hasMore)
@@ -68,9 +71,23 @@ struct SearchPage: PageModel {
         case "query": return .string(query)
         case "has_query": return .bool(results != nil)
         case "has_results": return .bool(results?.isEmpty == false)
+        case "result_count": return .int(matches)
+        case "result_count_text": return .string(Self.countText(matches))
         case "results": return .list((results ?? []).map { .object(SearchResultView(result: $0)) })
         default: return pager?.value(forKey: key)
         }
+    }
+}
+
+extension SearchPage {
+    /// "1 result", "12 results", "1,000 or more results" (a search ranks at most that many).
+    static func countText(_ matches: Int) -> String {
+        var number = String(matches)
+        for position in stride(from: number.count - 3, to: 0, by: -3) {
+            number.insert(",", at: number.index(number.startIndex, offsetBy: position))
+        }
+        if matches >= SearchStore.rankedCandidates { return "\(number) or more results" }
+        return matches == 1 ? "1 result" : "\(number) results"
     }
 }
 
