@@ -39,7 +39,7 @@ import Testing
             #expect(failure == nil, "“\(query)” answered \(failure?.status ?? 0)")
             #expect(Set(hits.map(\.slug)) == expected, "“\(query)”: \(hits.map(\.slug))")
         }
-        // The article holding the whole phrase in its title comes first.
+        // Short words alone are not ranked: newest first (the ferry article is the newest).
         #expect(searchHits(in: try reader.get(searchPath("渡輪班次")).text).first?.slug == ferry)
     }
 
@@ -77,12 +77,24 @@ import Testing
         #expect(both.contains(#"data-result-count="2">2 results<"#))
     }
 
-    @Test func theCountSaysOrMoreAtTheRankedLimit() {
-        #expect(SearchPage.countText(0) == "0 results")
-        #expect(SearchPage.countText(1) == "1 result")
-        #expect(SearchPage.countText(12) == "12 results")
-        #expect(SearchPage.countText(999) == "999 results")
-        #expect(SearchPage.countText(SearchStore.rankedCandidates) == "1,000 or more results")
+    @Test func theCountSaysOrMoreWhereCountingStopped() {
+        #expect(SearchPage.countText(0, orMore: false) == "0 results")
+        #expect(SearchPage.countText(1, orMore: false) == "1 result")
+        #expect(SearchPage.countText(12, orMore: false) == "12 results")
+        #expect(SearchPage.countText(999, orMore: false) == "999 results")
+        #expect(SearchPage.countText(1_000, orMore: true) == "1,000 or more results")
+        #expect(SearchPage.countText(100, orMore: true) == "100 or more results")
+    }
+
+    /// A query of short words alone (no trigram to ask the index) is counted up to five pages;
+    /// a longer word's, up to the 1,000 that are ranked.
+    @Test func countsStopWhereTheSearchStops() throws {
+        let app = try TestApp(server: false, demo: false)
+        try app.publish(
+            (1...105).map { SearchableArticle(title: "第\($0)篇渡輪新聞", body: "渡輪班次公告 ferry。", age: 60 * $0) })
+        let reader = app.client()
+        #expect(try reader.get(searchPath("渡輪")).text.contains(#"data-result-count="100">100 or more results<"#))
+        #expect(try reader.get(searchPath("渡輪 ferry")).text.contains(#"data-result-count="105">105 results<"#))
     }
 
     @Test func queriesAreCutIntoTerms() {

@@ -13,8 +13,9 @@ final class Search: Sendable {
         /// No words: the search form alone.
         case empty
         case tooLong
-        /// `matches`: how many articles hold every word, up to `SearchStore.rankedCandidates`.
-        case results([Result], hasMore: Bool, matches: Int)
+        /// `matches`: how many articles hold every word, or at least how many (`orMore`: the
+        /// search counted no further).
+        case results([Result], hasMore: Bool, matches: Int, orMore: Bool)
         case pastTheLast
     }
 
@@ -47,7 +48,9 @@ final class Search: Sendable {
             listed.bodyHTML = nil
             return Result(article: listed, snippetHTML: snippet)
         }
-        return .results(results, hasMore: found.hasMore && page < Self.maximumPage, matches: found.matches)
+        return .results(
+            results, hasMore: found.hasMore && page < Self.maximumPage, matches: min(found.matches, found.countLimit),
+            orMore: found.matches >= found.countLimit)
     }
 
     /// The query's terms (`SearchTerms`): every one counts, an article must hold them all.

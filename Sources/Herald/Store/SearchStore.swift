@@ -29,15 +29,16 @@ final class SearchStore: Sendable {
         /// With their bodies, for snippets; best first.
         var articles: [Article]
         var hasMore: Bool
-        /// How many published articles hold every word, counted up to `rankedCandidates` (the
-        /// most a search ranks and pages through): that many means "at least".
+        /// How many published articles hold every word, counted up to `countLimit`: that many
+        /// means "at least".
         var matches: Int
+        var countLimit: Int
     }
 
     /// One page of published articles holding every word, best first, whether another page
     /// follows, and how many match. `words` is not empty.
     func search(_ words: [String], page: Int, size: Int, now: Int) throws -> Found {
-        let (rows, counted) = try database.withConnection { connection in
+        let (rows, counted, countLimit) = try database.withConnection { connection in
             switch database.dialect {
             case .sqlite:
                 try Self.sqlite(
@@ -48,7 +49,9 @@ final class SearchStore: Sendable {
         }
         // The page's rows carry the count (a window over the ranked candidates) after the columns.
         let matches = counted ?? rows.first.map { $0.int(Article.columnCount) } ?? 0
-        return Found(articles: rows.prefix(size).map(Article.init(row:)), hasMore: rows.count > size, matches: matches)
+        return Found(
+            articles: rows.prefix(size).map(Article.init(row:)), hasMore: rows.count > size, matches: matches,
+            countLimit: countLimit)
     }
 
     private static let text = "lower(articles.title || ' ' || articles.summary || ' ' || articles.body)"
@@ -75,7 +78,7 @@ final class SearchStore: Sendable {
     private static func sqlite(
         _ words: [String], limit: Int, offset: Int, now: Int, counts: (String, any SQLConnection) throws -> Int,
         total: (any SQLConnection) throws -> Int, _ connection: any SQLConnection
-    ) throws -> (rows: [SQLRow], matches: Int?) {
+    ) throws -> (rows: [SQLRow], matches: Int?, countLimit: Int) {
         let checks = words.map(SubstringCheck.init)
         let filters = checks.map { check in
             " AND (\(check.sql("articles.title")) OR \(check.sql("articles.summary")) OR \(check.sql("articles.body")))"
@@ -84,14 +87,15 @@ final class SearchStore: Sendable {
         let titleHits = checks.map { "(\($0.sql("articles.title")))" }.joined(separator: " + ")
         let patterns = checks.map(\.value)
         let paging: [SQLValue] = [.integer(Int64(limit)), .integer(Int64(offset))]
-        // Where the candidates come from: the index, newest first, or — when no word has a
-        // trigram (only short words: two Chinese characters, "AI") or even the rarest one is in
-        // a quarter of the articles or more ("council") — the articles themselves in date order,
-        // where the first 1,000 matches come after few rows; the index would hand over its whole
-        // list for such a trigram first.
-        let match = try rarestTrigramsMatch(words, counts: { try counts($0, connection) })
-        var useIndex = false
-        if let match { useIndex = try match.articles * commonTrigramShare < total(connection) }
+        guard let match = try rarestTrigramsMatch(words, counts: { try counts($0, connection) }) else {
+            return try shortWords(
+                filters: filters, values: filterValues, limit: limit, offset: offset, now: now, connection)
+        }
+        // Where the candidates come from: the index, newest first, or — when even the query's
+        // rarest part is in a quarter of the articles or more ("council") — the articles
+        // themselves in date order, where the first 1,000 matches come after a few thousand rows
+        // at most; the index would hand over its whole list for such a trigram first.
+        let useIndex = try match.articles * commonTrigramShare < total(connection)
         let source =
             useIndex
             ? """
@@ -103,7 +107,7 @@ final class SearchStore: Sendable {
             FROM articles WHERE \(ArticleStore.published)\(filters)
             ORDER BY articles.published_at DESC, articles.id DESC LIMIT ?
             """
-        let matchValue: [SQLValue] = useIndex ? [.text(match?.query ?? "")] : []
+        let matchValue: [SQLValue] = useIndex ? [.text(match.query)] : []
         let rows = try connection.query(
             """
             SELECT \(Article.columns), page.total FROM (
@@ -116,10 +120,38 @@ final class SearchStore: Sendable {
             """,
             patterns + matchValue + [.integer(Int64(now))] + filterValues + [.integer(Int64(rankedCandidates))]
                 + paging)
-        return (rows, nil)
+        return (rows, nil, rankedCandidates)
     }
 
-    /// The index is asked unless the query's rarest trigram is in at least 1/this of the articles.
+    /// Only words shorter than a trigram (two Chinese characters, "AI"): nothing to ask the
+    /// index, so the newest published articles holding them, read in date order until the page
+    /// is full — how many rows that reads depends on how common the words are, and ranking the
+    /// first 1,000 matches (or counting them) would read 50,000 rows for a word one article in 50
+    /// holds. Newest first, then, and counted up to `shortWordCountLimit`, unless this page is
+    /// the last and the count is known.
+    private static func shortWords(
+        filters: String, values: [SQLValue], limit: Int, offset: Int, now: Int, _ connection: any SQLConnection
+    ) throws -> (rows: [SQLRow], matches: Int?, countLimit: Int) {
+        let rows = try connection.query(
+            """
+            SELECT \(Article.columns) FROM articles WHERE \(ArticleStore.published)\(filters)
+            ORDER BY articles.published_at DESC, articles.id DESC LIMIT ? OFFSET ?
+            """, [.integer(Int64(now))] + values + [.integer(Int64(limit)), .integer(Int64(offset))])
+        if rows.count < limit { return (rows, rows.isEmpty ? 0 : offset + rows.count, shortWordCountLimit) }
+        let counted = try connection.query(
+            """
+            SELECT count(*) FROM (
+                SELECT 1 FROM articles WHERE \(ArticleStore.published)\(filters)
+                ORDER BY articles.published_at DESC, articles.id DESC LIMIT ?) AS matches
+            """, [.integer(Int64(now))] + values + [.integer(Int64(shortWordCountLimit))]
+        ).first?.int(0)
+        return (rows, max(counted ?? 0, offset + rows.count), shortWordCountLimit)
+    }
+
+    /// How far a query of short words alone is counted: five pages.
+    static let shortWordCountLimit = 100
+
+    /// The index is asked unless the query's rarest part is in at least 1/this of the articles.
     static let commonTrigramShare = 4
 
     /// Whether a field holds a word, ignoring ASCII case (as SQLite's `lower()` folds): `LIKE`,
@@ -197,7 +229,7 @@ final class SearchStore: Sendable {
 
     private static func postgres(
         _ words: [String], limit: Int, offset: Int, now: Int, _ connection: any SQLConnection
-    ) throws -> (rows: [SQLRow], matches: Int?) {
+    ) throws -> (rows: [SQLRow], matches: Int?, countLimit: Int) {
         let patterns = words.map { SQLValue.text("%" + likeEscaped($0.lowercased()) + "%") }
         let filters = words.map { _ in " AND \(text) LIKE ? ESCAPE '\\'" }.joined()
         let titleHits = words.map { _ in "(CASE WHEN lower(articles.title) LIKE ? ESCAPE '\\' THEN 1 ELSE 0 END)" }
@@ -214,7 +246,7 @@ final class SearchStore: Sendable {
             """,
             [.integer(Int64(now))] + patterns + [.integer(Int64(rankedCandidates))] + patterns
                 + [.integer(Int64(limit)), .integer(Int64(offset))])
-        return (rows, nil)
+        return (rows, nil, rankedCandidates)
     }
 
     /// How many articles hold `trigram`, from the cache when read in the last ten minutes.
