@@ -68,8 +68,9 @@ final class SearchStore: Sendable {
     /// query's rarest costs more to intersect than it saves, and is left to the check), and the
     /// rows it gives, newest first, are checked for every word as a substring; the first 1,000
     /// that hold them all are counted and ranked, and only the page's rows are read whole. A query
-    /// whose rarest part is common reads the articles in date order instead. A word is checked field by field with `LIKE`, which folds ASCII case as `lower()`
-    /// does but stops at the first match and copies nothing (`instr(lower(title || …))` lowered a
+    /// whose rarest part is common reads the articles in date order instead. A word is checked
+    /// field by field with `LIKE`, which folds ASCII case as `lower()` does but stops at the
+    /// first match and copies nothing (`instr(lower(title || …))` lowered a
     /// copy of every candidate's whole text: 2.5× slower). Words shorter than a trigram only
     /// filter. A word whose trigrams the index folds differently from here (some non-ASCII
     /// capitals) is matched as a whole phrase instead. `CROSS JOIN` keeps the index as the outer
