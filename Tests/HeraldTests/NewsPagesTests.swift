@@ -25,7 +25,7 @@ import Testing
             }
         }
         let loaded = try stored(loadedByTheApp)
-        #expect(loaded.count == 50)
+        #expect(loaded.count == 56)
         #expect(loaded == (try stored(importedByTheTest)))
     }
 
@@ -53,10 +53,10 @@ import Testing
         let second = try client.get("/?page=2")
         #expect(second.status == 200)
         #expect(second.text.contains("href=\"/\""))
-        // 50 demo articles: page 3 is the last (10 articles), page 4 is past the end.
+        // 56 demo articles: page 3 is the last (16 articles), page 4 is past the end.
         let third = try client.get("/?page=3")
         #expect(third.status == 200)
-        #expect(occurrences(of: "class=\"story\"", in: third.text) == 10)
+        #expect(occurrences(of: "class=\"story\"", in: third.text) == 16)
         #expect(!third.text.contains("Older"))
         #expect(try client.get("/?page=4").status == 404)
         #expect(try client.get("/?page=999999999").status == 404, "beyond the archive")

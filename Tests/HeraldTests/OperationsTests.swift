@@ -34,7 +34,7 @@ import Testing
         #expect(report == file)
         let copy = try SQLiteConnection(path: file, readOnly: true)
         #expect(try copy.query("PRAGMA integrity_check").first?.string(0) == "ok")
-        #expect(try copy.query("SELECT count(*) FROM articles").first?.int(0) == 50)
+        #expect(try copy.query("SELECT count(*) FROM articles").first?.int(0) == 56)
         let liked = try copy.query(
             "SELECT count(*) FROM likes JOIN users ON users.id = likes.user_id JOIN articles ON articles.id = likes.article_id "
                 + "WHERE users.username = 'backedup' AND articles.slug = ?", [.text(slug)])

@@ -662,8 +662,41 @@ enum GeneratedQueries {
     }
 
     /// The words the server looks for: the query split on whitespace.
+    /// The contract's words: split on whitespace; within a word, a run of Chinese or Japanese
+    /// characters is cut into pieces of two (written without spaces), the rest kept whole.
     static func words(_ query: String) -> [String] {
-        query.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).map(String.init)
+        query.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).flatMap { word -> [String] in
+            var pieces: [String] = []
+            var run: [Character] = []
+            var inCJK = false
+            func flush() {
+                guard !run.isEmpty else { return }
+                if inCJK {
+                    pieces += stride(from: 0, to: run.count, by: 2).map { String(run[$0..<min($0 + 2, run.count)]) }
+                } else {
+                    pieces.append(String(run))
+                }
+                run = []
+            }
+            for character in word {
+                let cjk = character.unicodeScalars.first.map(isChineseOrJapanese) ?? false
+                if cjk != inCJK { flush() }
+                inCJK = cjk
+                run.append(character)
+            }
+            flush()
+            return pieces
+        }
+    }
+
+    /// Han, kana and bopomofo, and the ideographic marks: what the generated queries use.
+    static func isChineseOrJapanese(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3005...0x3007, 0x3021...0x3029, 0x3040...0x30FF, 0x3100...0x312F, 0x31A0...0x31BF, 0x31F0...0x31FF,
+            0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF66...0xFF9F, 0x20000...0x3134F:
+            true
+        default: false
+        }
     }
 
     static func query(using random: inout SeededRandom) -> Query {

@@ -33,7 +33,12 @@ final class TestApp {
     /// What clients send as `Host` (and so what counts as this site's origin).
     var host: String { server.map { "127.0.0.1:\($0.port)" } ?? Self.inProcessHost }
 
-    init(server serve: Bool = true, demo: Bool = true, configure: (inout Configuration) -> Void = { _ in }) throws {
+    /// `prepareDatabase` runs on the new, empty database before the app opens (and migrates) it:
+    /// tests build one as an older Herald left it.
+    init(
+        server serve: Bool = true, demo: Bool = true, configure: (inout Configuration) -> Void = { _ in },
+        prepareDatabase: (Database.Backend) throws -> Void = { _ in }
+    ) throws {
         dataDirectory = try makeTemporaryDirectory()
         var configuration = Configuration()
         configuration.port = 0
@@ -46,6 +51,7 @@ final class TestApp {
         let database = try TestDatabase.make(in: dataDirectory)
         if case .postgres(let url) = database.backend { configuration.databaseURL = url }
         dropDatabase = database.drop
+        try prepareDatabase(database.backend)
         configure(&configuration)
         self.configuration = configuration
         app = try HeraldApp(configuration: configuration, log: .silent)

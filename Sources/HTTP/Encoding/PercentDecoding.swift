@@ -67,4 +67,35 @@ public enum PercentEncoding {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// An IRI as a URI (RFC 3987 §3.1): every byte outside printable ASCII, and the few ASCII
+    /// characters a URI may not hold (space, `"`, `<`, `>`, `\\`, `^`, `` ` ``, `{`, `|`, `}`),
+    /// percent-encoded; everything else, escapes already there included, kept. For `Location`
+    /// headers, feeds and sitemaps: a path such as `/articles/渡輪` goes out as
+    /// `/articles/%E6%B8%A1%E8%BC%AA`.
+    public static func uri(fromIRI iri: String) -> String {
+        guard iri.utf8.contains(where: needsEncodingInURI) else { return iri }
+        var out = [UInt8]()
+        out.reserveCapacity(iri.utf8.count * 3)
+        for byte in iri.utf8 {
+            if needsEncodingInURI(byte) {
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
+            } else {
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func needsEncodingInURI(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0..<0x21, 0x7F...: true
+        case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "^"),
+            UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
+            true
+        default: false
+        }
+    }
 }

@@ -13,6 +13,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let ok = HTTPStatus(200, "OK")
     public static let notModified = HTTPStatus(304, "Not Modified")
     public static let seeOther = HTTPStatus(303, "See Other")
+    public static let movedPermanently = HTTPStatus(301, "Moved Permanently")
     public static let found = HTTPStatus(302, "Found")
     public static let badRequest = HTTPStatus(400, "Bad Request")
     public static let forbidden = HTTPStatus(403, "Forbidden")

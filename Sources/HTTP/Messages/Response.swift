@@ -32,8 +32,10 @@ public struct Response: Sendable {
 
     /// A redirect, 303 See Other by default so that browsers and `curl -L` follow a POST with a GET.
     /// `location` must be a local path; callers that take it from input check it with `LocalPath`.
+    /// It may be an IRI (`/articles/渡輪`, as pages link to it): the header carries it
+    /// percent-encoded, ASCII only, as RFC 9110 requires of a URI reference.
     public static func redirect(to location: String, status: HTTPStatus = .seeOther) -> Response {
-        Response(status: status, headers: HTTPHeaders([("Location", location)]))
+        Response(status: status, headers: HTTPHeaders([("Location", PercentEncoding.uri(fromIRI: location))]))
     }
 
     public mutating func setCookie(_ cookie: SetCookie) {

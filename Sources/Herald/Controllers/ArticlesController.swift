@@ -29,11 +29,29 @@ struct ArticlesController: Sendable {
         let copy = FrontPageCopy(
             page: number, loggedIn: context.user != nil, section: slug, links: HeaderLinks(for: context.user))
         return try cache.response(for: copy, context: context) { context in
-            guard let section = try pages.section(slug) else {
-                throw HTTPError(.notFound, "There is no section at this address.")
-            }
+            guard let section = try pages.section(slug) else { return try Self.movedSection(slug, pages, request) }
             return try list(number, section: section, context)
         }
+    }
+
+    /// A 301 from an article's old address (`article-2`, before slugs kept Chinese letters) to
+    /// its address now; 404 for an address that never was an article's.
+    private func movedArticle(_ slug: String) throws -> Response {
+        guard let moved = try pages.articleSlug(movedFrom: slug) else { throw ArticleRoutes.noSuchArticle }
+        return .redirect(to: ArticlePaths.article(moved), status: .movedPermanently)
+    }
+
+    /// The same for a section's page or feed (`feed` true): a 301 to the same page of the section
+    /// at its new slug (its query kept), or 404.
+    static func movedSection(
+        _ slug: String, _ pages: ArticlePages, _ request: Request, feed: Bool = false
+    ) throws -> Response {
+        guard let moved = try pages.sectionSlug(movedFrom: slug) else {
+            throw HTTPError(.notFound, "There is no section at this address.")
+        }
+        let path = feed ? SectionPaths.feed(moved) : SectionPaths.section(moved)
+        let page = request.query["page"].map { "?page=" + PercentEncoding.encode($0) } ?? ""
+        return .redirect(to: path + (feed ? "" : page), status: .movedPermanently)
     }
 
     /// Page `number` of the front page or of a section, or the 404 saying why there is none.
@@ -73,14 +91,12 @@ struct ArticlesController: Sendable {
     func articlePage(_ request: Request, _ context: RequestContext) throws -> Response {
         let slug = ArticleRoutes.slug(request)
         let commentsPage = try Self.pageNumber(request.query["comments"], what: "comments page")
-        guard let view = try pages.readerView(of: slug, for: context.user) else { throw ArticleRoutes.noSuchArticle }
+        guard let view = try pages.readerView(of: slug, for: context.user) else { return try movedArticle(slug) }
         let copy = ArticlePageCopy(
             slug: slug, view: view, commentsPage: commentsPage,
             moderating: Moderation.mayModerate(context.user), links: HeaderLinks(for: context.user))
         return try cache.response(for: copy, context: context) { context in
-            guard let article = try view.article ?? pages.publishedArticle(slug) else {
-                throw ArticleRoutes.noSuchArticle
-            }
+            guard let article = try view.article ?? pages.publishedArticle(slug) else { return try movedArticle(slug) }
             return try page.render(article, context: context, liked: view.liked, commentsPage: commentsPage)
         }
     }

@@ -76,11 +76,12 @@ struct CrawlersController: Sendable {
         let root = escapeHTML(base)
         if home { body += "  <url><loc>\(root)/</loc></url>\n" }
         for section in sections {
-            body += "  <url><loc>\(root)\(SectionPaths.section(section.slug))</loc></url>\n"
+            body +=
+                "  <url><loc>\(root)\(PercentEncoding.uri(fromIRI: SectionPaths.section(section.slug)))</loc></url>\n"
         }
         for article in articles {
             body +=
-                "  <url><loc>\(root)\(ArticlePaths.article(article.slug))</loc>"
+                "  <url><loc>\(root)\(PercentEncoding.uri(fromIRI: ArticlePaths.article(article.slug)))</loc>"
                 + "<lastmod>\(DateText.rfc3339(article.lastModified))</lastmod></url>\n"
         }
         body += "</urlset>\n"

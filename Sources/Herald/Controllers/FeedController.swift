@@ -20,7 +20,7 @@ struct FeedController: Sendable {
             let slug = request.parameters["section"] ?? ""
             return try cache.response(for: FeedCopy(section: slug), context: context) { _ in
                 guard let section = try pages.section(slug) else {
-                    throw HTTPError(.notFound, "There is no section at this address.")
+                    return try ArticlesController.movedSection(slug, pages, request, feed: true)
                 }
                 return try feed(section: section)
             }

@@ -21,8 +21,9 @@ struct SearchController: Sendable {
                 .badRequest, "A search may be at most \(Search.maximumQueryCharacters) characters. Please shorten it.")
         case .pastTheLast:
             throw HTTPError(.notFound, "There is no page \(number) of results for this search.")
-        case .results(let results, let hasMore):
-            let page = SearchPage(query: query, results: results, page: number, hasMore: hasMore)
+        case .results(let results, let hasMore, let matches, let orMore):
+            let page = SearchPage(
+                query: query, results: results, page: number, hasMore: hasMore, matches: matches, orMore: orMore)
             let title = "Search: \(query)" + (number > 1 ? ", page \(number)" : "")
             return try views.page(page, title: title, context: context)
         }

@@ -47,6 +47,18 @@ final class ArticlePages: Sendable {
         try sections.section(slug: slug, publishedBy: clock.now())
     }
 
+    /// Where an address that is no article's leads, when it was one's before slugs kept Chinese
+    /// (and every other script's) letters: the published article's slug now. Nil otherwise.
+    func articleSlug(movedFrom slug: String) throws -> String? {
+        try articles.slug(movedFrom: slug, publishedBy: clock.now())
+    }
+
+    /// The same for a section's old address, while the section it leads to is public.
+    func sectionSlug(movedFrom slug: String) throws -> String? {
+        guard let moved = try sections.slug(movedFrom: slug), try section(moved) != nil else { return nil }
+        return moved
+    }
+
     /// The newest published articles with their bodies (for feeds), of one section or all.
     func newest(_ count: Int, section: Section? = nil) throws -> [Article] {
         try articles.newest(limit: count, now: clock.now(), section: section?.slug)

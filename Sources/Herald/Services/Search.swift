@@ -13,7 +13,9 @@ final class Search: Sendable {
         /// No words: the search form alone.
         case empty
         case tooLong
-        case results([Result], hasMore: Bool)
+        /// `matches`: how many articles hold every word, or at least how many (`orMore`: the
+        /// search counted no further).
+        case results([Result], hasMore: Bool, matches: Int, orMore: Bool)
         case pastTheLast
     }
 
@@ -36,31 +38,23 @@ final class Search: Sendable {
         let words = Self.words(of: query)
         guard !words.isEmpty else { return .empty }
         guard page <= Self.maximumPage else { return .pastTheLast }
-        let (articles, hasMore) = try store.search(words, page: page, size: Self.pageSize, now: clock.now())
-        if articles.isEmpty && page > 1 { return .pastTheLast }
-        let results = articles.map { article in
+        let found = try store.search(words, page: page, size: Self.pageSize, now: clock.now())
+        if found.articles.isEmpty && page > 1 { return .pastTheLast }
+        let results = found.articles.map { article in
             var listed = article
-            let snippet = SearchSnippet.html(in: article.summary + "\n" + article.body, words: words)
+            // Plain text: the reader sees the article's words, not its Markdown's marks.
+            let snippet = SearchSnippet.html(in: article.summary + "\n" + SnippetText.of(article), words: words)
             listed.body = ""
+            listed.bodyHTML = nil
             return Result(article: listed, snippetHTML: snippet)
         }
-        return .results(results, hasMore: hasMore && page < Self.maximumPage)
+        return .results(
+            results, hasMore: found.hasMore && page < Self.maximumPage, matches: min(found.matches, found.countLimit),
+            orMore: found.matches >= found.countLimit)
     }
 
-    /// The query's words: split on whitespace, each kept whole (punctuation included), without
-    /// repeats. Every one counts: an article must hold them all.
-    static func words(of query: String) -> [String] {
-        var seen: Set<String> = []
-        var words: [String] = []
-        for word in query.split(whereSeparator: { $0.isWhitespace || $0.isNewline }) {
-            let text = String(word)
-            guard !text.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control }),
-                seen.insert(text.lowercased()).inserted
-            else { continue }
-            words.append(text)
-        }
-        return words
-    }
+    /// The query's terms (`SearchTerms`): every one counts, an article must hold them all.
+    static func words(of query: String) -> [String] { SearchTerms.of(query) }
 }
 
 /// A snippet for a search result: about 240 bytes of text around the first match, every match
@@ -86,9 +80,18 @@ enum SearchSnippet {
             }
         }
         matches.sort { $0.start < $1.start || ($0.start == $1.start && $0.end > $1.end) }
+        // Matches that touch are one mark: 「渡輪班次」 asked as 渡輪 and 班次 is marked whole.
+        var marks: [(start: Int, end: Int)] = []
+        for match in matches {
+            if let last = marks.last, match.start <= last.end {
+                marks[marks.count - 1].end = max(last.end, match.end)
+            } else {
+                marks.append(match)
+            }
+        }
         var html = start > 0 ? "…" : ""
         var position = start
-        for match in matches where match.start >= position {
+        for match in marks where match.start >= position {
             let matchEnd = boundary(flat, atOrAfter: min(match.end, end))
             html += escapeHTML(String(decoding: flat[position..<match.start], as: UTF8.self))
             html += "<mark>" + escapeHTML(String(decoding: flat[match.start..<matchEnd], as: UTF8.self)) + "</mark>"

@@ -5,6 +5,9 @@ extension Article {
     /// The columns `init(row:)` reads, in its order, qualified so they also work in a join.
     static let columns = columnList(body: "articles.body", bodyHTML: "articles.body_html")
 
+    /// How many columns `columns` is: what a query selects after them starts at this index.
+    static let columnCount = columns.split(separator: ",").count
+
     /// The same columns with an empty body, for lists that show no text (front page, liked articles).
     static let listColumns = columnList(body: "''", bodyHTML: "NULL")
 

@@ -119,7 +119,7 @@ extension ArticleStore {
         try database.write { connection in
             if let newImage { try MediaStore.insert(newImage, now: now, connection) }
             let section = try SectionStore.resolve(record.sectionName, connection)
-            let slug = try Self.uniqueSlug(for: record.title, connection)
+            let slug = try Self.newSlug(for: record.title, connection)
             let rows = try connection.query(
                 """
                 INSERT INTO articles (slug, title, summary, body, author, section, section_slug, published_at,
@@ -130,7 +130,9 @@ extension ArticleStore {
                     .integer(record.isDraft ? 0 : 1), .integer(Int64(authorID)), .text(record.bodyHTML),
                     record.revisedAt.map { .integer(Int64($0)) } ?? .null,
                 ] + Self.imageValues(record.image))
-            guard let id = rows.first?.int(0), let article = try Self.article(id: id, connection) else {
+            guard let id = rows.first?.int(0) else { throw StoreError.failed("the new article was not stored") }
+            try Self.settleSlug(slug, id: id, connection)
+            guard let article = try Self.article(id: id, connection) else {
                 throw StoreError.failed("the new article was not stored")
             }
             return article
@@ -147,7 +149,9 @@ extension ArticleStore {
             let section = try SectionStore.resolve(record.sectionName, connection)
             let slug =
                 current.slugIsFixed || current.title == record.title
-                ? current.slug : try Self.uniqueSlug(for: record.title, except: id, connection)
+                ? current.slug
+                : try Self.uniqueSlug(
+                    from: Slug.make(from: record.title) ?? String(id), except: id, connection)
             try connection.query(
                 """
                 UPDATE articles SET slug = ?, title = ?, summary = ?, body = ?, author = ?, section = ?,

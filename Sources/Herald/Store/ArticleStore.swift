@@ -98,31 +98,18 @@ public final class ArticleStore: Sendable {
                 ])
             return .updated
         }
-        let slug = try uniqueSlug(for: article.title, connection)
-        try connection.query(
+        let slug = try newSlug(for: article.title, connection)
+        let rows = try connection.query(
             """
             INSERT INTO articles (slug, source_id, title, summary, body, author, section, section_slug, published_at,
-            original_url, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            original_url, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """,
             [
                 .text(slug), .text(article.sourceID), .text(article.title), .text(article.summary),
                 .text(article.body), .text(article.author), .text(section?.name ?? ""), .text(section?.slug ?? ""),
                 .integer(Int64(article.publishedAt)), .text(article.originalURL), .integer(now),
             ])
+        if let id = rows.first?.int(0) { try settleSlug(slug, id: id, connection) }
         return .added
-    }
-
-    /// The title's slug, with `-2`, `-3`… appended until no other article has it.
-    static func uniqueSlug(for title: String, except id: Int = 0, _ connection: any SQLConnection) throws -> String {
-        let base = Slug.make(from: title)
-        var candidate = base
-        var suffix = 2
-        while try !connection.query(
-            "SELECT 1 FROM articles WHERE slug = ? AND id <> ?", [.text(candidate), .integer(Int64(id))]
-        ).isEmpty {
-            candidate = "\(base)-\(suffix)"
-            suffix += 1
-        }
-        return candidate
     }
 }

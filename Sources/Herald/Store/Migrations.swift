@@ -271,6 +271,21 @@ enum Migrations {
         CREATE INDEX comments_unmailed_replies ON comments (reply_to_user, id)
             WHERE mailed_at IS NULL AND reply_to_user IS NOT NULL;
         """,
+        // 17: slugs in any script. Articles and sections whose title had no ASCII letter got a generic
+        // slug (`article-2`, `section`); they get one from their title (`OldSlugs.backfill`), and
+        // the old one is kept here so its address answers 301 to the new one. An article's old
+        // slug follows the article (its id), a section's names its slug.
+        """
+        CREATE TABLE article_redirects (
+            slug TEXT PRIMARY KEY,
+            article_id {int} NOT NULL REFERENCES articles (id) ON DELETE CASCADE
+        );
+        CREATE INDEX article_redirects_article ON article_redirects (article_id);
+        CREATE TABLE section_redirects (
+            slug TEXT PRIMARY KEY,
+            section_slug TEXT NOT NULL
+        );
+        """,
     ]
 
     /// Work a step needs that portable SQL alone cannot do, run in the step's transaction after
@@ -281,11 +296,15 @@ enum Migrations {
         case 7: try SectionStore.backfill(connection)
         case 10: try SearchIndex.create(connection, dialect)
         case 11: try SearchIndex.createTermCounts(connection, dialect)
+        case oldSlugsVersion: try OldSlugs.backfill(connection)
         default: break
         }
     }
 
     static var latestVersion: Int { steps.count }
+
+    /// The step that gave generic slugs their titles' letters (whatever its number after merges).
+    static let oldSlugsVersion = steps.firstIndex { $0.contains("CREATE TABLE article_redirects") }.map { $0 + 1 } ?? 0
 
     static func step(_ version: Int, for dialect: Dialect) -> String {
         let types: [(String, String)] =

@@ -26,6 +26,11 @@ public final class SectionStore: Sendable {
         }.first.map { Section(slug: $0.string(0), name: $0.string(1)) }
     }
 
+    /// Where an old address of a section leads (`OldSlugs`): its slug now, or nil.
+    public func slug(movedFrom old: String) throws -> String? {
+        try database.withConnection { try OldSlugs.section(movedFrom: old, $0) }
+    }
+
     /// The sections that have an article readers can see at `now`, by name.
     public func sectionsWithPublishedArticles(now: Int) throws -> [Section] {
         try database.withConnection { connection in
@@ -51,16 +56,23 @@ public final class SectionStore: Sendable {
         if let row = try connection.query("SELECT slug, name FROM sections WHERE name_key = ?", [.text(key)]).first {
             return Section(slug: row.string(0), name: row.string(1))
         }
-        let base = Slug.make(from: name, fallback: "section")
+        // A name without letters or digits ("★") keeps an address made of its characters.
+        let slug = try uniqueSlug(from: Slug.make(from: name) ?? Slug.codePoints(of: name), connection)
+        try connection.query(
+            "INSERT INTO sections (slug, name, name_key) VALUES (?, ?, ?)", [.text(slug), .text(name), .text(key)])
+        return Section(slug: slug, name: name)
+    }
+
+    /// `base`, with `-2`, `-3`… appended until no section has it: two names that make the same
+    /// slug ("World" and "world!" are different names) get two addresses.
+    static func uniqueSlug(from base: String, _ connection: any SQLConnection) throws -> String {
         var slug = base
         var suffix = 2
         while try !connection.query("SELECT 1 FROM sections WHERE slug = ?", [.text(slug)]).isEmpty {
             slug = "\(base)-\(suffix)"
             suffix += 1
         }
-        try connection.query(
-            "INSERT INTO sections (slug, name, name_key) VALUES (?, ?, ?)", [.text(slug), .text(name), .text(key)])
-        return Section(slug: slug, name: name)
+        return slug
     }
 
     /// Migration 7: a section for each name the stored articles use, and their slugs set.

@@ -93,13 +93,15 @@ struct ArticlePageView: MustacheObject {
     }
 }
 
-/// URL paths for sections. Section slugs are ASCII (see `Slug`).
+/// URL paths for sections: IRIs, like `ArticlePaths` (a section named 港口 is at `/sections/港口`).
 enum SectionPaths {
     static func section(_ slug: String) -> String { "/sections/\(slug)" }
     static func feed(_ slug: String) -> String { "/sections/\(slug)/feed.atom" }
 }
 
-/// URL paths for articles, in one place. Slugs are ASCII (see `Slug`), so they need no encoding.
+/// URL paths for articles, in one place. A slug may hold any script (`Slug`): these are IRIs, as
+/// links in pages carry them (valid in an HTML `href`); whatever puts one in a header or an
+/// absolute URL percent-encodes it (`Response.redirect`, `PercentEncoding.uri(fromIRI:)`).
 enum ArticlePaths {
     static func article(_ slug: String) -> String { "/articles/\(slug)" }
     static func like(_ slug: String) -> String { "/articles/\(slug)/like" }

@@ -58,12 +58,15 @@ public struct Views: Sendable {
         values["meta_description"] = .string(meta.description ?? site.description)
         // Absolute URLs only from the configured base URL (never from a request's Host): without
         // it, no canonical link, og:url or og:image.
-        values["canonical_url"] = baseURL.flatMap { base in meta.canonicalPath.map { .string(base + $0) } } ?? .null
+        // Percent-encoded, as crawlers compare them (a slug may be `渡輪班次延長至午夜`).
+        values["canonical_url"] =
+            baseURL.flatMap { base in meta.canonicalPath.map { .string(PercentEncoding.uri(fromIRI: base + $0)) } }
+            ?? .null
         values["open_graph"] = .list(
             meta.openGraph.compactMap { property, content in
                 let isURL = property == "og:url" || property == "og:image"
                 if isURL && baseURL == nil { return nil }
-                let value = isURL ? (baseURL ?? "") + content : content
+                let value = isURL ? PercentEncoding.uri(fromIRI: (baseURL ?? "") + content) : content
                 return ["property": .string(property), "content": .string(value)]
             })
         values["page_title"] = .string(title)

@@ -1,3 +1,4 @@
+import HTTP
 import Mustache
 
 /// `feed.mustache`: an Atom feed of the newest articles, the site's or one section's.
@@ -21,8 +22,9 @@ struct FeedDocument: PageModel {
         switch key {
         case "site_name": .string(title)
         case "base_url": .string(base)
-        case "feed_url": .string(base + path)
-        case "feed_id": .string(base + homePath)
+        // Percent-encoded: a section's slug may be Chinese, and an Atom id is compared as a string.
+        case "feed_url": .string(PercentEncoding.uri(fromIRI: base + path))
+        case "feed_id": .string(PercentEncoding.uri(fromIRI: base + homePath))
         case "updated": .string(DateText.rfc3339(articles.map(Self.updated).max() ?? 0))
         case "entries": .list(articles.map { .object(FeedEntry(article: $0, base: base)) })
         default: nil
@@ -37,7 +39,7 @@ struct FeedEntry: MustacheObject {
 
     func value(forKey key: String) -> MustacheValue? {
         switch key {
-        case "id", "url": .string(base + ArticlePaths.article(article.slug))
+        case "id", "url": .string(PercentEncoding.uri(fromIRI: base + ArticlePaths.article(article.slug)))
         case "title": .string(article.title)
         case "summary": .string(article.summary)
         case "author": .string(article.author)

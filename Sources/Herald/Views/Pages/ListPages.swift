@@ -54,10 +54,18 @@ struct SearchPage: PageModel {
     /// Nil: no query yet (the form alone).
     let results: [Search.Result]?
     let pager: Pager?
+    /// How many articles hold every word, or at least how many (`orMore`).
+    let matches: Int
+    let orMore: Bool
 
-    init(query: String, results: [Search.Result]?, page: Int = 1, hasMore: Bool = false) {
+    init(
+        query: String, results: [Search.Result]?, page: Int = 1, hasMore: Bool = false, matches: Int = 0,
+        orMore: Bool = false
+    ) {
         self.query = query
         self.results = results
+        self.matches = matches
+        self.orMore = orMore
         pager =
             results == nil
             ? nil : Pager(base: "/search?q=" + PercentEncoding.encode(query), page: page, hasOlder: hasMore)
@@ -68,9 +76,23 @@ struct SearchPage: PageModel {
         case "query": return .string(query)
         case "has_query": return .bool(results != nil)
         case "has_results": return .bool(results?.isEmpty == false)
+        case "result_count": return .int(matches)
+        case "result_count_text": return .string(Self.countText(matches, orMore: orMore))
         case "results": return .list((results ?? []).map { .object(SearchResultView(result: $0)) })
         default: return pager?.value(forKey: key)
         }
+    }
+}
+
+extension SearchPage {
+    /// "1 result", "12 results", "1,000 or more results" (a search counts so far and no further).
+    static func countText(_ matches: Int, orMore: Bool) -> String {
+        var number = String(matches)
+        for position in stride(from: number.count - 3, to: 0, by: -3) {
+            number.insert(",", at: number.index(number.startIndex, offsetBy: position))
+        }
+        if orMore { return "\(number) or more results" }
+        return matches == 1 ? "1 result" : "\(number) results"
     }
 }
 
