@@ -22,6 +22,24 @@ struct EditorController: Sendable {
             editor.get("") { request, context in try desk(request, context) }
             editor.get("/articles/new") { request, context in try newArticle(request, context) }
             editor.get("/articles/:id") { request, context in try edit(request, context) }
+            editor.post("/preview") { request, context in try livePreview(request, context) }
+        }
+    }
+
+    /// The live preview's JSON: the body rendered as readers will see it, and what Save would
+    /// refuse in it (an image from another site), in Save's words.
+    struct LivePreviewAnswer: Encodable {
+        let html: String
+        let error: String?
+    }
+
+    /// POST `/editor/preview` (field `body`), asked by the editor's script as the editor types.
+    /// Changes nothing; the Preview button does the same without a script.
+    func livePreview(_ request: Request, _ context: RequestContext) throws -> Response {
+        let body = try request.form()["body"] ?? ""
+        switch newsroom.livePreview(body, by: try context.signedIn()) {
+        case .allowed(let answer): return .json(LivePreviewAnswer(html: answer.html, error: answer.problem))
+        case .notAllowed(let reason): throw HTTPError(.forbidden, reason)
         }
     }
 

@@ -14,6 +14,7 @@ enum PageTemplate: String, CaseIterable, Sendable {
     case loginLinkOpen = "login-link-open"
     case loginLinkConfirm = "login-link-confirm"
     case returnedText = "returned-text"
+    case ban
     /// Documents and fragments, rendered without the layout.
     case feed, comment
 

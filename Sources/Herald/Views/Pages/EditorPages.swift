@@ -106,6 +106,8 @@ enum EditorPaths {
     static let newArticle = "/editor/articles/new"
     static let articles = "/editor/articles"
     static func article(_ id: Int) -> String { "/editor/articles/\(id)" }
+    /// The live preview the editor's script asks for (JSON).
+    static let preview = "/editor/preview"
 }
 
 /// `editor-article.mustache`: the article form, filled in, with its errors, its state and a
@@ -131,6 +133,7 @@ struct ArticleFormPage: PageModel {
         }
         switch key {
         case "form_action": return .string(formAction)
+        case "live_preview_url": return .string(EditorPaths.preview)
         case "is_new": return .bool(formAction == EditorPaths.articles)
         case "title": return .string(submission.title)
         case "summary": return .string(submission.summary)
