@@ -11,11 +11,14 @@ struct EditorController: Sendable {
     static let maximumBodyBytes = 6 << 20
 
     let newsroom: Newsroom
+    let media: MediaLibrary
     let views: Views
 
     /// Writing and saving articles: resumable (a save made after the session expired is parked
     /// with its text and image, and performed after login).
-    var resumableActions: [AnyResumableAction] { [.init(createAction), .init(saveAction)] }
+    var resumableActions: [AnyResumableAction] {
+        [.init(createAction), .init(saveAction), .init(insertImageAction)]
+    }
 
     func addRoutes(to router: inout Router<RequestContext>) {
         router.group("/editor", requires: RouteGuards.editors) { editor in
@@ -162,7 +165,7 @@ struct EditorController: Sendable {
     }
 
     /// A service's answer for an editor's page: its value, or 403 with the service's reason.
-    private static func allowed<Value>(_ answer: Permitted<Value>) throws -> Value {
+    static func allowed<Value>(_ answer: Permitted<Value>) throws -> Value {
         switch answer {
         case .allowed(let value): return value
         case .notAllowed(let reason): throw HTTPError(.forbidden, reason)
@@ -237,10 +240,10 @@ struct EditorController: Sendable {
     // MARK: Rendering
 
     /// The form; `previewing`: what was typed, unsaved, with its preview first.
-    private func form(
+    func form(
         _ submission: ArticleSubmission, article: Article?, context: RequestContext,
         errors: [ArticleSubmission.Field: String] = [:], status: HTTPStatus = .ok, formAction: String? = nil,
-        previewing: Bool = false
+        previewing: Bool = false, insertAlt: String = ""
     ) throws -> Response {
         let preview =
             errors.isEmpty && !previewing
@@ -248,7 +251,7 @@ struct EditorController: Sendable {
         let page = ArticleFormPage(
             submission: submission, article: article, errors: errors,
             formAction: formAction ?? article.map { EditorPaths.article($0.id) } ?? EditorPaths.articles,
-            previewHTML: preview, now: newsroom.now, previewing: previewing)
+            previewHTML: preview, now: newsroom.now, previewing: previewing, insertAlt: insertAlt)
         let title = article.map { "Edit “\($0.title)”" } ?? "New article"
         return try views.page(page, title: title, context: context, status: status)
     }
