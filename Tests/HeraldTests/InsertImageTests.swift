@@ -121,6 +121,28 @@ import Testing
         #expect(try reader.postMultipart("/editor/images", body).status == 403)
     }
 
+    @Test func anInsertMadeAfterTheSessionEndedIsDoneAfterLoginWithTheTextIntact() throws {
+        let clock = TestClock()
+        let app = try TestApp(server: false, demo: false) { $0.clock = clock.clock }
+        let editor = try app.editor("photodesk")
+        let token = try #require(hiddenField("csrf_token", in: try editor.get("/editor/articles/new").text))
+        clock.advance(DraftParkingTests.expiry)
+        var body = ArticleForm(title: "Pier", body: Self.typedBody, action: nil).multipart(csrfToken: token)
+        body.field("insert_alt", "the pier")
+        body.file("insert_image", filename: "pier.png", contentType: "image/png", PNGFile.rgb(width: 3, height: 2))
+        let captured = try editor.postMultipart("/editor/images", body, headers: DraftParkingTests.sameOrigin)
+        #expect(captured.status == 303)
+        #expect(captured["Location"] == "/login")
+        #expect(try editor.get("/login").text.contains("insert the image “the pier” into your article"))
+
+        let resumed = try editor.login("photodesk")
+        #expect(resumed.status == 200, "the form comes back at once, with the image in the text")
+        let text = try #require(textarea(resumed.text))
+        #expect(text.hasPrefix(escapeHTML("First paragraph.\n\nSecond & <last>.\n\n![the pier](/media/")))
+        #expect(resumed.text.contains("value=\"Pier\""))
+        #expect(try editor.deskRows().isEmpty, "nothing saved")
+    }
+
     @Test func theEditorOffersInsertImageAfterSave() throws {
         let app = try TestApp(server: false)
         let page = try app.editor().get("/editor/articles/new").text
