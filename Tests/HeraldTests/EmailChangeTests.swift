@@ -303,7 +303,7 @@ import Testing
         let troll = try reader(app, "troll", email: "troll@example.com")
         _ = try changeEmail(troll, "elsewhere@example.com")
         let path = try linkPath(in: try #require(try sink.messages(1).first))
-        #expect(try app.moderator().postForm("/users/troll/ban").status == 303)
+        #expect(try app.moderator().postForm("/users/troll/ban", on: "/", ModerationTests.permanentBan).status == 303)
         let refused = try confirm(app.client(), path)
         #expect(refused.status == 403)
         #expect(refused.text.contains("suspended"))

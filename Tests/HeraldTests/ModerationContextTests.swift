@@ -76,7 +76,7 @@ import Testing
         #expect(confirms.map { $0[0] } == ["Hide…", "Ban rude…"])
         #expect(confirms[0][1].contains("action=\"/comments/\(id)/hide\""))
         #expect(confirms[1][1].contains("action=\"/users/rude/ban\""))
-        #expect(confirms[1][1].contains("<label for=\"ban-note-\(id)\">Reason, for the record</label>"))
+        #expect(confirms[1][1].contains("<label for=\"ban-reason-\(id)\">Reason (required)</label>"))
         #expect(confirms[1][1].contains("name=\"note\""))
         // Dismissing changes nothing irreversible: one click, as before.
         #expect(!confirms.contains { $0[1].contains("/dismiss") })
@@ -88,7 +88,7 @@ import Testing
         let id = try app.reader("target").comment(on: slug, "Hide me.")
         let moderator = try app.moderator()
         #expect(try moderator.postForm("/comments/\(id)/hide").status == 303)
-        #expect(try moderator.postForm("/users/target/ban").status == 303)
+        #expect(try moderator.postForm("/users/target/ban", on: "/", ModerationTests.permanentBan).status == 303)
         let page = try moderator.moderationPage()
         #expect(page.contains("<td><a href=\"/comments/\(id)\">comment \(id)</a></td>"))
         #expect(page.contains("<td><a href=\"/users/target\">user target</a></td>"))

@@ -11,6 +11,8 @@ import Testing
 /// everywhere" for the report and every moderator POST; "Roles and the command line" for who may.
 @Suite struct ModerationTests {
     static let reasons = ["spam", "abuse", "off-topic", "other"]
+    /// A ban form's required fields: its reason and its length.
+    static let permanentBan = [("note", "for the test"), ("duration", "permanent")]
 
     // MARK: Readers report
 
@@ -270,7 +272,7 @@ import Testing
         #expect(try queue() == [[c, 1]], "restoring does not reopen the reports hiding closed")
         #expect(try app.openReportCountMismatches() == 0)
 
-        #expect(try moderator.postForm("/users/author/ban", [("hide_comments", "1")]).status == 303)
+        #expect(try moderator.postForm("/users/author/ban", [("hide_comments", "1")] + Self.permanentBan).status == 303)
         #expect(try queue().isEmpty)
         #expect(try moderator.moderationPage().contains("No open reports."))
         #expect(try app.openReportCountMismatches() == 0)
@@ -564,12 +566,15 @@ import Testing
             firstMatch(#"(?s)(<form method="post" action="/users/troll/ban".*?</form>)"#, in: item.html))
         let banned = try moderator.post(
             "/users/troll/ban",
-            form: [("csrf_token", try #require(hiddenField("csrf_token", in: form))), ("back", "/moderation")])
+            form: [
+                ("csrf_token", try #require(hiddenField("csrf_token", in: form))), ("back", "/moderation"),
+                ("note", "trolling"), ("duration", "permanent"),
+            ])
         #expect(banned.status == 303)
         #expect(banned["Location"] == "/moderation")
         #expect(
             flashText(in: try moderator.follow(banned).text)
-                == "“troll” is banned: logged out everywhere and unable to log in.")
+                == "“troll” is banned permanently: logged out everywhere and unable to log in.")
 
         // Its next POST with the old session: 403, suspended, and the session cookie expired.
         let post = try troll.post(
@@ -634,7 +639,7 @@ import Testing
         let app = try TestApp(server: false)
         let slug = try app.firstSlug()
         _ = try app.reader("banned").logout()
-        _ = try app.moderator().postForm("/users/banned/ban")
+        _ = try app.moderator().postForm("/users/banned/ban", on: "/", Self.permanentBan)
 
         let visitor = app.client()
         let text = "Typed while logged out & <kept> for the banned reader."
@@ -708,7 +713,7 @@ import Testing
             "/users/spammer/ban",
             form: [
                 ("csrf_token", try #require(hiddenField("csrf_token", in: form))), ("back", "/moderation"),
-                ("hide_comments", "1"),
+                ("hide_comments", "1"), ("note", "spam"), ("duration", "7d"),
             ])
         #expect(banned.status == 303)
         #expect(banned["Location"] == "/moderation")
@@ -759,22 +764,22 @@ import Testing
         let admin = try app.admin("boss")
         _ = try app.moderator("mod2")
 
-        let adminBan = try moderator.postForm("/users/boss/ban")
+        let adminBan = try moderator.postForm("/users/boss/ban", on: "/", Self.permanentBan)
         #expect(adminBan.status == 403)
         #expect(adminBan.text.contains("Moderators cannot ban an admin."))
         for (client, name) in [(moderator, "mod"), (admin, "boss")] {
-            let own = try client.postForm("/users/\(name)/ban")
+            let own = try client.postForm("/users/\(name)/ban", on: "/", Self.permanentBan)
             #expect(own.status == 422, "\(name)")
             #expect(own.text.contains("You cannot ban yourself."), "\(name)")
         }
-        #expect(try moderator.postForm("/users/nobody-here/ban").status == 404)
+        #expect(try moderator.postForm("/users/nobody-here/ban", on: "/", Self.permanentBan).status == 404)
         #expect(try moderator.postForm("/users/nobody-here/unban").status == 404)
         #expect(try moderator.get("/").text.contains("Signed in as <strong>mod</strong>"), "still logged in")
         #expect(try admin.get("/").text.contains("Signed in as <strong>boss</strong>"), "still logged in")
         #expect(actionRows(in: try moderator.moderationPage()).isEmpty, "nothing recorded")
 
         // An admin may ban a moderator.
-        #expect(try admin.postForm("/users/mod2/ban").status == 303)
+        #expect(try admin.postForm("/users/mod2/ban", on: "/", Self.permanentBan).status == 303)
         #expect(try app.client().login("mod2").status == 403)
         #expect(try admin.postForm("/users/mod2/unban").status == 303)
         #expect(try app.client().login("mod2").status == 303)
@@ -815,9 +820,13 @@ import Testing
                 pending: "Log in to dismiss the reports on a comment", location: "/moderation",
                 flash: "The reports are dismissed."),
             Case(
-                path: "/users/target/ban", fields: [("hide_comments", "1"), ("back", "/moderation")],
-                pending: "Log in to ban “target”", location: "/moderation",
-                flash: "“target” is banned: logged out everywhere and unable to log in."),
+                path: "/users/target/ban",
+                fields: [
+                    ("hide_comments", "1"), ("back", "/moderation"), ("note", "abuse"), ("duration", "permanent"),
+                ],
+                pending: "Log in to ban “target” permanently and hide all their comments with the note “abuse”",
+                location: "/moderation",
+                flash: "“target” is banned permanently: logged out everywhere and unable to log in."),
             Case(
                 path: "/users/target/unban", fields: [], pending: "Log in to unban “target”", location: "/moderation",
                 flash: "“target” may log in again."),

@@ -154,9 +154,10 @@ import Testing
         let moderator = app.client()
         let token = try moderator.formToken(on: "/login")
         _ = try moderator.post(
-            "/users/troll/ban", form: [("csrf_token", token), ("hide_comments", "1"), ("note", "repeated abuse")])
+            "/users/troll/ban",
+            form: [("csrf_token", token), ("hide_comments", "1"), ("note", "repeated abuse"), ("duration", "7d")])
         let page = try moderator.get("/login").text
-        #expect(page.contains("ban “troll” and hide all their comments with the note “repeated abuse”"))
+        #expect(page.contains("ban “troll” for 7 days and hide all their comments with the note “repeated abuse”"))
         _ = id
 
         let reader = app.client()

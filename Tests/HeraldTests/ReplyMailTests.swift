@@ -110,6 +110,32 @@ import Testing
         #expect(try reader.post("/account/reply-mail", form: [("csrf_token", mine), ("mail", "maybe")]).status == 400)
     }
 
+    /// A ban that ran out is no ban (`User.activeBan(at:)`, and its SQL form in the digest's query):
+    /// a reply by a reader whose one-day ban ended is mailed; one under a ban still in force is not.
+    @Test func aReplyByAReaderWhoseBanRanOutIsMailed() throws {
+        let site = try Site()
+        let slug = try site.app.firstSlug()
+        let ada = try site.reader("ada")
+        #expect(try site.setReplyMail(ada, true).status == 303)
+        let comment = try #require(commentID(in: try ada.postComment(slug, "A thought.")["Location"]))
+        let gus = try site.reader("gus")
+        let hal = try site.reader("hal")
+        site.clock.advance(60)
+        _ = try reply(gus, to: comment, on: slug, "Gus, whose ban ran out.")
+        _ = try reply(hal, to: comment, on: slug, "Hal, banned for another hour.")
+        let now = Int64(site.clock.clock.now())
+        try site.app.app.database.write { connection in
+            try connection.query(
+                "UPDATE users SET banned = 1, banned_until = ? WHERE username = 'gus'", [.integer(now)])
+            try connection.query(
+                "UPDATE users SET banned = 1, banned_until = ? WHERE username = 'hal'", [.integer(now + 3_600)])
+        }
+        #expect(try site.round() == 1)
+        let text = try #require(try site.sink.messages(1).first?.part("text/plain"))
+        #expect(text.contains("Gus, whose ban ran out."))
+        #expect(!text.contains("Hal, banned"))
+    }
+
     @Test func threeRepliesMakeOneMailAndALaterReplyTheNextOne() throws {
         let site = try Site()
         let slug = try site.app.firstSlug()

@@ -102,7 +102,9 @@ public final class HeraldApp: Sendable {
         }
         let accountSettings = AccountSettingsController(
             accounts: accounts, views: views, emailMail: emailMail, replyMail: replyMail)
-        let editor = EditorController(newsroom: Newsroom(articles: articles, clock: configuration.clock), views: views)
+        let mediaLibrary = MediaLibrary(store: MediaStore(database: database), clock: configuration.clock)
+        let editor = EditorController(
+            newsroom: Newsroom(articles: articles, clock: configuration.clock), media: mediaLibrary, views: views)
         let moderationController = ModerationController(
             moderation: Moderation(
                 store: ModerationStore(database: database), comments: comments,
@@ -137,7 +139,7 @@ public final class HeraldApp: Sendable {
         accountSettings.addRoutes(to: &router)
         editor.addRoutes(to: &router)
         moderationController.addRoutes(to: &router)
-        MediaController(media: MediaLibrary(store: MediaStore(database: database))).addRoutes(to: &router)
+        MediaController(media: mediaLibrary).addRoutes(to: &router)
         CrawlersController(
             sitemaps: Sitemaps(articles: articles, sections: sections, clock: configuration.clock), site: site
         )

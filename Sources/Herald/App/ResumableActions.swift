@@ -23,6 +23,7 @@ struct ResumableActions: Sendable {
         "/login/link/:token/cancel": "it discards the action the link carried",
         "/mail/unsubscribe/:token":
             "its token is the proof: mail providers post it without cookies (RFC 8058 one-click), and it only turns reply mail off",
+        "/editor/preview": "it changes nothing: the editor's script asks it for a live preview of the text",
     ]
 
     /// Adds each action's POST route: a logged-in reader's POST is performed, an anonymous one

@@ -66,7 +66,7 @@ enum UsersCommand {
                 print("\(words[1]): may log in again")
             case .unchanged:
                 print("\(words[1]): \(banning ? "already banned" : "not banned")")
-            case .cannotBanAdmin, .cannotBanSelf, .noteTooLong, .notAllowed:
+            case .cannotBanAdmin, .cannotBanSelf, .noteTooLong, .reasonRequired, .notAllowed:
                 return fail("cannot \(words[0]) “\(words[1])”")
             }
             return 0

@@ -42,8 +42,8 @@ struct AccountsController: Sendable {
                 errors: ["That username and password do not match. Please try again."], status: .unprocessableContent)
         case .throttled(let seconds):
             throw Self.throttled(seconds, "Too many failed logins for this account or from your network.")
-        case .suspended:
-            return try afterLogin.suspended(request, context)
+        case .suspended(let ban):
+            return try afterLogin.suspended(ban, request, context)
         }
     }
 

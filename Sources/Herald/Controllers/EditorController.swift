@@ -11,17 +11,38 @@ struct EditorController: Sendable {
     static let maximumBodyBytes = 6 << 20
 
     let newsroom: Newsroom
+    let media: MediaLibrary
     let views: Views
 
     /// Writing and saving articles: resumable (a save made after the session expired is parked
     /// with its text and image, and performed after login).
-    var resumableActions: [AnyResumableAction] { [.init(createAction), .init(saveAction)] }
+    var resumableActions: [AnyResumableAction] {
+        [.init(createAction), .init(saveAction), .init(insertImageAction)]
+    }
 
     func addRoutes(to router: inout Router<RequestContext>) {
         router.group("/editor", requires: RouteGuards.editors) { editor in
             editor.get("") { request, context in try desk(request, context) }
             editor.get("/articles/new") { request, context in try newArticle(request, context) }
             editor.get("/articles/:id") { request, context in try edit(request, context) }
+            editor.post("/preview") { request, context in try livePreview(request, context) }
+        }
+    }
+
+    /// The live preview's JSON: the body rendered as readers will see it, and what Save would
+    /// refuse in it (an image from another site), in Save's words.
+    struct LivePreviewAnswer: Encodable {
+        let html: String
+        let error: String?
+    }
+
+    /// POST `/editor/preview` (field `body`), asked by the editor's script as the editor types.
+    /// Changes nothing; the Preview button does the same without a script.
+    func livePreview(_ request: Request, _ context: RequestContext) throws -> Response {
+        let body = try request.form()["body"] ?? ""
+        switch newsroom.livePreview(body, by: try context.signedIn()) {
+        case .allowed(let answer): return .json(LivePreviewAnswer(html: answer.html, error: answer.problem))
+        case .notAllowed(let reason): throw HTTPError(.forbidden, reason)
         }
     }
 
@@ -144,7 +165,7 @@ struct EditorController: Sendable {
     }
 
     /// A service's answer for an editor's page: its value, or 403 with the service's reason.
-    private static func allowed<Value>(_ answer: Permitted<Value>) throws -> Value {
+    static func allowed<Value>(_ answer: Permitted<Value>) throws -> Value {
         switch answer {
         case .allowed(let value): return value
         case .notAllowed(let reason): throw HTTPError(.forbidden, reason)
@@ -219,10 +240,10 @@ struct EditorController: Sendable {
     // MARK: Rendering
 
     /// The form; `previewing`: what was typed, unsaved, with its preview first.
-    private func form(
+    func form(
         _ submission: ArticleSubmission, article: Article?, context: RequestContext,
         errors: [ArticleSubmission.Field: String] = [:], status: HTTPStatus = .ok, formAction: String? = nil,
-        previewing: Bool = false
+        previewing: Bool = false, insertAlt: String = ""
     ) throws -> Response {
         let preview =
             errors.isEmpty && !previewing
@@ -230,7 +251,7 @@ struct EditorController: Sendable {
         let page = ArticleFormPage(
             submission: submission, article: article, errors: errors,
             formAction: formAction ?? article.map { EditorPaths.article($0.id) } ?? EditorPaths.articles,
-            previewHTML: preview, now: newsroom.now, previewing: previewing)
+            previewHTML: preview, now: newsroom.now, previewing: previewing, insertAlt: insertAlt)
         let title = article.map { "Edit “\($0.title)”" } ?? "New article"
         return try views.page(page, title: title, context: context, status: status)
     }

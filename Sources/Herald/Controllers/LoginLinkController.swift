@@ -107,8 +107,8 @@ struct LoginLinkController: Sendable {
                 errors: ["The username “\(chosen ?? "")” is already taken. Please choose another."], status: .conflict)
         case .noSuchLink:
             throw Self.noSuchLink
-        case .suspended:
-            return try afterLogin.suspended(request, context)
+        case .suspended(let ban):
+            return try afterLogin.suspended(ban, request, context)
         }
     }
 

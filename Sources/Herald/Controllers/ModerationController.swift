@@ -77,17 +77,24 @@ struct ModerationController: Sendable {
         }
     }
 
-    /// A ban or an unban: the account, the note, whether its comments are hidden too.
+    /// A ban or an unban: the account, the note (a ban's reason), how long a ban lasts, whether
+    /// its comments are hidden too.
     struct AccountModeration: ResumableInput {
-        static let keptFields = ["note", "back", "hide_comments"]
+        static let keptFields = ["note", "duration", "back", "hide_comments"]
         let username: String
         let note: String
+        /// The form's `duration` as sent, to put back when it is not one the form offers.
+        let duration: String
+        /// Nil when `duration` is missing or not one of `BanLength`'s values.
+        let length: BanLength?
         let back: String?
         let hideComments: Bool
 
         init(_ form: KeptForm) {
             username = form.parameter("name")
             note = form.text("note")
+            duration = form.text("duration")
+            length = BanLength(rawValue: duration)
             back = NextPath.validated(form["back"])
             hideComments = form["hide_comments"] == "1"
         }
@@ -122,16 +129,51 @@ struct ModerationController: Sendable {
     private func userAction(_ name: ResumableActionName, _ path: String, banned: Bool)
         -> ResumableAction<AccountModeration>
     {
-        ResumableAction(
+        var action = ResumableAction<AccountModeration>(
             name: name, path: path, role: Self.moderatorsOnly,
             describe: { input in
                 let who = "“\(input.username.prefix(64))”"
-                let what =
-                    banned ? "ban \(who)" + (input.hideComments ? " and hide all their comments" : "") : "unban \(who)"
-                return what + Self.withNote(input.note)
+                guard banned else { return "unban \(who)" + Self.withNote(input.note) }
+                // Every value the ban sets: its length, its reason, the comments it hides.
+                return "ban \(who)" + (input.length.map { " " + $0.words } ?? "")
+                    + (input.hideComments ? " and hide all their comments" : "") + Self.withNote(input.note)
             },
             returnPath: { $0.back ?? "/moderation" },
             perform: { input, user, context, _ in try setBanned(banned, input, by: user, &context) })
+        guard banned else { return action }
+        // A ban the form could never perform (no reason, no length it offers) is refused before it
+        // is kept, with the form back and what was typed in it.
+        action.check = { input, form, context in
+            guard let problem = Self.banProblem(input) else { return .keep(form) }
+            return .refuse(try banPage(input, problem, context))
+        }
+        action.typedText = [("note", "Reason")]
+        action.formAgain = { input, why, context in
+            try banPage(input, why == .waitedTooLong ? Self.notBannedYet : Self.banProblem(input) ?? "", context)
+        }
+        return action
+    }
+
+    static let notBannedYet =
+        "Nothing was done yet: the ban waited too long while you logged in. Check it and ban again."
+    static let reasonRequired = "Say why, for the record: a ban needs a reason."
+    static let chooseLength = "Choose how long the ban lasts: 1 day, 7 days or permanently."
+
+    /// What keeps a ban's form from being performed, in words; nil when nothing does.
+    private static func banProblem(_ input: AccountModeration) -> String? {
+        if input.note.singleLine.isEmpty { return reasonRequired }
+        if input.note.singleLine.count > Moderation.maximumNoteCharacters { return noteTooLong.message }
+        if input.length == nil { return chooseLength }
+        return nil
+    }
+
+    /// The ban form again with what was typed in it (422): nothing the moderator wrote is lost.
+    private func banPage(_ input: AccountModeration, _ message: String, _ context: RequestContext) throws -> Response {
+        let page = BanPage(
+            username: String(input.username.prefix(64)), message: message, reason: input.note,
+            duration: input.duration, hideComments: input.hideComments, back: input.back ?? "/moderation")
+        return try views.page(
+            page, title: "Ban \(input.username.prefix(64))", context: context, status: .unprocessableContent)
     }
 
     // MARK: Readers report
@@ -195,13 +237,17 @@ struct ModerationController: Sendable {
         throws -> Response
     {
         let name = input.username
+        if banned, let problem = Self.banProblem(input) { return try banPage(input, problem, context) }
         switch try moderation.setBanned(
-            name, banned: banned, hideComments: input.hideComments, note: input.note, by: .moderator(moderator))
+            name, banned: banned, for: input.length ?? .permanent, hideComments: input.hideComments, note: input.note,
+            by: .moderator(moderator))
         {
-        case .banned(let hidden):
+        case .banned(let hidden, let until):
             context.nextFlash =
-                "“\(name)” is banned: logged out everywhere and unable to log in."
+                "“\(name)” is banned \(BanText.length(until: until)): logged out everywhere and unable to log in."
                 + (hidden > 0 ? " \(hidden) comment\(hidden == 1 ? " is" : "s are") hidden." : "")
+        case .reasonRequired:
+            return try banPage(input, Self.reasonRequired, context)
         case .unbanned:
             context.nextFlash = "“\(name)” may log in again."
         case .unchanged:
@@ -213,6 +259,7 @@ struct ModerationController: Sendable {
         case .cannotBanSelf:
             throw HTTPError(.unprocessableContent, "You cannot ban yourself.")
         case .noteTooLong:
+            if banned { return try banPage(input, Self.noteTooLong.message, context) }
             throw Self.noteTooLong
         case .notAllowed(let reason):
             throw HTTPError(.forbidden, reason)

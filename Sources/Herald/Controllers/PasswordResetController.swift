@@ -71,8 +71,8 @@ struct PasswordResetController: Sendable {
             return try resetForm(token, request, context, errors: problems, status: .unprocessableContent)
         case .noSuchLink:
             throw Self.noSuchLink
-        case .suspended:
-            return try afterLogin.suspended(request, context)
+        case .suspended(let ban):
+            return try afterLogin.suspended(ban, request, context)
         }
     }
 

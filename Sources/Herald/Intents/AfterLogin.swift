@@ -38,9 +38,11 @@ struct AfterLogin: Sendable {
     }
 
     /// A banned account's correct password: 403, nothing pending performed (and the pending
-    /// action dropped), with what the reader had typed into it shown back to copy.
-    func suspended(_ request: Request, _ context: RequestContext) throws -> Response {
-        var message = "This account is suspended: a moderator has banned it, so it cannot log in."
+    /// action dropped), with what the reader had typed into it shown back to copy. Says until
+    /// when, so the reader knows whether to wait.
+    func suspended(_ ban: User.Ban, _ request: Request, _ context: RequestContext) throws -> Response {
+        var message =
+            "This account is suspended \(BanText.length(until: ban.until)): a moderator has banned it, so it cannot log in."
         let texts = try intents.pendingText(request, context)
         if !texts.isEmpty { message += " What you had started was not done; here is what you wrote." }
         var response = returnedTextPage(message, .forbidden, texts, context)

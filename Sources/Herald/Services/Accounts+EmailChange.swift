@@ -127,7 +127,7 @@ extension Accounts {
     public func confirmEmailChange(token: String) throws -> EmailConfirmation {
         guard let hash = Self.tokenHash(token), let change = try emailChanges.pending(tokenHash: hash, now: clock.now())
         else { return .noSuchLink }
-        if try store.account(id: change.userID)?.user.isBanned == true { return .suspended }
+        if try store.account(id: change.userID)?.user.isBanned(at: clock.now()) == true { return .suspended }
         switch try emailChanges.confirm(tokenHash: hash, now: clock.now()) {
         case .changed(let userID, let email, let previous):
             guard let account = try store.account(id: userID) else { return .noSuchLink }

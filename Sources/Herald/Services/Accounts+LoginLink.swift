@@ -25,7 +25,8 @@ extension Accounts {
         case invalidName([String])
         case usernameTaken
         case noSuchLink
-        case suspended
+        /// A moderator's ban holds on the account.
+        case suspended(User.Ban)
     }
 
     /// `POST /login/link`: a link for `email`, limited like a password reset (per client address and
@@ -86,7 +87,7 @@ extension Accounts {
             user = created
         }
         guard let user else { return .noSuchLink }
-        if user.isBanned { return .suspended }
+        if let ban = user.activeBan(at: now) { return .suspended(ban) }
         // Used in the statement that reads it: a second click (or another server) finds it gone.
         guard let used = try loginLinks.use(tokenHash: hash, now: now) else { return .noSuchLink }
         // Opening a link mailed to the address proves it is the reader's.

@@ -23,8 +23,8 @@ extension Accounts {
         case invalid([String])
         /// Unknown, used or expired.
         case noSuchLink
-        /// A moderator banned the account.
-        case suspended
+        /// A moderator's ban holds on the account.
+        case suspended(User.Ban)
     }
 
     /// `/password/forgot`: a link for the account that uses `email`, limited per client address and
@@ -72,7 +72,7 @@ extension Accounts {
             let holder = try store.passwordResetUser(tokenHash: hash, now: clock.now())
         else { return .noSuchLink }
         // A banned account keeps its password and its link: a reset must not be a way back in.
-        if try store.account(id: holder)?.user.isBanned == true { return .suspended }
+        if let ban = try store.account(id: holder)?.user.activeBan(at: clock.now()) { return .suspended(ban) }
         let problems = rules.passwordProblems(new)
         guard problems.isEmpty else { return .invalid(problems) }
         let now = clock.now()

@@ -11,8 +11,8 @@ public final class Accounts: Sendable {
         /// Unknown user or wrong password: deliberately indistinguishable.
         case failed
         case throttled(retryAfterSeconds: Int)
-        /// The password is right, but a moderator banned the account.
-        case suspended
+        /// The password is right, but a moderator's ban holds: until when, to say so.
+        case suspended(User.Ban)
     }
 
     public enum RegistrationOutcome: Sendable {
@@ -91,10 +91,9 @@ public final class Accounts: Sendable {
         switch try checkPassword(username: username, password: password, address: address) {
         case .failed: return .failed
         case .throttled(let seconds): return .throttled(retryAfterSeconds: seconds)
-        case .matches(let user) where user.isBanned:
-            return .suspended
         case .matches(let user):
             let now = clock.now()
+            if let ban = user.activeBan(at: now) { return .suspended(ban) }
             try store.purgeExpiredSessions(
                 now: now, idleLimit: settings.sessionIdleSeconds, absoluteLimit: settings.sessionAbsoluteSeconds,
                 keepingFor: Self.recentSessionSeconds)

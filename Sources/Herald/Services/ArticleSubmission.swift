@@ -22,6 +22,11 @@ struct ArticleSubmission: Sendable, Equatable {
         case publishAt = "publish_at"
         case removeImage = "remove_image"
         case action
+        /// "Insert image": a picture for the text, its description, and where the script's
+        /// cursor was (`EditorController+InsertImage`); never saved as fields of the article.
+        case insertImage = "insert_image"
+        case insertAlt = "insert_alt"
+        case insertAt = "insert_at"
     }
 
     /// The text fields a resumable save keeps (the image travels as the parked form's file).

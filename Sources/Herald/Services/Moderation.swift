@@ -74,9 +74,12 @@ final class Moderation: Sendable {
     }
 
     enum BanOutcome: Sendable, Equatable {
-        case banned(hiddenComments: Int)
+        /// In force until `until` (nil: permanent).
+        case banned(hiddenComments: Int, until: Int?)
         case unbanned
         case unchanged
+        /// A moderator's ban says why (the command line's need not).
+        case reasonRequired
         case noSuchUser
         /// Only the command line bans an admin.
         case cannotBanAdmin
@@ -148,21 +151,27 @@ final class Moderation: Sendable {
         return closed == nil ? .noneOpen : .dismissed
     }
 
-    func setBanned(_ username: String, banned: Bool, hideComments: Bool, note: String, by actor: Actor) throws
-        -> BanOutcome
-    {
+    /// Bans (for `length`, from now) or unbans an account. A ban's note is its reason, required of
+    /// a moderator; banning again while a ban holds replaces its length (and is recorded).
+    func setBanned(
+        _ username: String, banned: Bool, for length: BanLength = .permanent, hideComments: Bool, note: String,
+        by actor: Actor
+    ) throws -> BanOutcome {
         guard actor.mayModerate else { return .notAllowed(Self.moderatorsOnly) }
         guard let note = Self.checkedNote(note) else { return .noteTooLong }
+        if banned, note.isEmpty, case .moderator = actor { return .reasonRequired }
         guard username.utf8.count <= 64, let account = try accounts.account(named: username) else { return .noSuchUser }
         if banned, case .moderator(let moderator) = actor {
             if moderator.id == account.user.id { return .cannotBanSelf }
             if account.roles.grants(.admin) { return .cannotBanAdmin }
         }
+        let now = clock.now()
+        let until = banned ? length.seconds.map { now + $0 } : nil
         switch try store.setBanned(
-            userID: account.user.id, username: account.user.username, banned: banned, hideComments: hideComments,
-            actor: actor.name, note: note, now: clock.now())
+            userID: account.user.id, username: account.user.username, banned: banned, until: until,
+            hideComments: hideComments, actor: actor.name, note: note, now: now)
         {
-        case .changed(let hidden): return banned ? .banned(hiddenComments: hidden) : .unbanned
+        case .changed(let hidden): return banned ? .banned(hiddenComments: hidden, until: until) : .unbanned
         case .unchanged: return .unchanged
         }
     }

@@ -68,6 +68,25 @@ final class Newsroom: Sendable {
         Markdown.html(markdown)
     }
 
+    /// The live preview's answer (the editor's script, as the editor types): the body as readers
+    /// will see it, and what Save would say of an image from another site — the same words.
+    func livePreview(_ markdown: String, by user: User) -> Permitted<(html: String, problem: String?)> {
+        guard Self.mayWrite(user) else { return .notAllowed(Self.editorsOnly) }
+        let body = Self.normalizedLineEnds(markdown)
+        guard body.count <= Self.bodyCharacters.upperBound else {
+            return .allowed(("", "The text is \(groupedDigits(body.count)) characters; at most 100,000."))
+        }
+        return .allowed((Markdown.html(body), Self.externalImageProblem(body)))
+    }
+
+    /// Why a body with a picture from another site is refused; nil when it has none. Readers'
+    /// browsers would not load it (the pages' CSP): refused at save, not shown broken later.
+    static func externalImageProblem(_ body: String) -> String? {
+        guard let elsewhere = Markdown.externalImages(body).first else { return nil }
+        return "The picture “\(elsewhere)” is on another site, and readers' browsers will not load it here. "
+            + "Use the lead image to add a picture, or link to it instead: [a description](\(elsewhere))."
+    }
+
     /// A new article by `author`; `unpublish` is not a way to start one.
     func create(_ submission: ArticleSubmission, action: Action, by author: User) throws -> Outcome {
         guard Self.mayWrite(author) else { return .notAllowed(Self.editorsOnly) }
@@ -179,11 +198,8 @@ final class Newsroom: Sendable {
             problems[.body] = "Write the article's text."
         } else if !Self.bodyCharacters.contains(bodyLength) {
             problems[.body] = "The text is \(groupedDigits(bodyLength)) characters; at most 100,000."
-        } else if let elsewhere = Markdown.externalImages(body).first {
-            // Readers' browsers would not load it (the pages' CSP): refused now, not shown broken later.
-            problems[.body] =
-                "The picture “\(elsewhere)” is on another site, and readers' browsers will not load it here. "
-                + "Use the lead image to add a picture, or link to it instead: [a description](\(elsewhere))."
+        } else if let refused = Self.externalImageProblem(body) {
+            problems[.body] = refused
         }
         var publishAt: Int?
         if !submission.publishAt.trimmingCharacters(in: .whitespaces).isEmpty {

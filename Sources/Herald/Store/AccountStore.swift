@@ -52,7 +52,7 @@ public final class AccountStore: Sendable {
     /// What a session token stands for.
     public enum SessionState: Sendable, Equatable {
         case active(User)
-        /// Its account was banned: the session is deleted now, and the caller says why.
+        /// Its account is banned (`User.activeBan(at:)`): the session is deleted now, and the caller says why.
         case suspended
     }
 
@@ -64,7 +64,8 @@ public final class AccountStore: Sendable {
         tokenHash: [UInt8], now: Int, idleLimit: Int, absoluteLimit: Int, touchAfter: Int
     ) throws -> SessionState? {
         guard let row = try sessionRow(tokenHash: tokenHash) else { return nil }
-        if row.isSuspended || row.user.isBanned {
+        // A session a ban suspended stays dead after the ban runs out: the reader logs in again.
+        if row.isSuspended || row.user.isBanned(at: now) {
             try deleteSession(tokenHash: tokenHash)
             return .suspended
         }
@@ -85,7 +86,8 @@ public final class AccountStore: Sendable {
     public func recentOwner(
         tokenHash: [UInt8], now: Int, idleLimit: Int, absoluteLimit: Int, grace: Int
     ) throws -> User? {
-        guard let row = try sessionRow(tokenHash: tokenHash), !row.isSuspended, !row.user.isBanned else { return nil }
+        guard let row = try sessionRow(tokenHash: tokenHash), !row.isSuspended, !row.user.isBanned(at: now)
+        else { return nil }
         return now < row.expiresAt(idleLimit: idleLimit, absoluteLimit: absoluteLimit) + grace ? row.user : nil
     }
 

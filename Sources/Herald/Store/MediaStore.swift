@@ -27,6 +27,12 @@ public final class MediaStore: Sendable {
         }
     }
 
+    /// Stores `file` on its own (an image inserted into an article's text before the article is
+    /// saved); an identical upload is already there.
+    func add(_ file: MediaFile, now: Int) throws {
+        try database.write { connection in try Self.insert(file, now: now, connection) }
+    }
+
     /// Stores `file` inside the caller's write transaction; an identical upload is already there.
     static func insert(_ file: MediaFile, now: Int, _ connection: any SQLConnection) throws {
         try connection.query(
@@ -40,10 +46,15 @@ public final class MediaStore: Sendable {
             ])
     }
 
-    /// Deletes the image named `name` when no article shows it any more (inside the caller's write).
+    /// Deletes the image named `name` when no article shows it any more, as its lead image or in
+    /// its text (an image inserted into the body), inside the caller's write.
     static func deleteIfUnused(_ name: String, _ connection: any SQLConnection) throws {
         try connection.query(
-            "DELETE FROM media WHERE name = ? AND NOT EXISTS (SELECT 1 FROM articles WHERE image_name = ?)",
-            [.text(name), .text(name)])
+            """
+            DELETE FROM media WHERE name = ? AND NOT EXISTS (SELECT 1 FROM articles WHERE image_name = ?)
+            AND NOT EXISTS (SELECT 1 FROM articles WHERE body LIKE ?)
+            """,
+            // The name is hex digits, a dot and an extension: nothing in it is a LIKE wildcard.
+            [.text(name), .text(name), .text("%/media/" + name + "%")])
     }
 }

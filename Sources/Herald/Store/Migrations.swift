@@ -286,6 +286,13 @@ enum Migrations {
             section_slug TEXT NOT NULL
         );
         """,
+        // 18: a ban with a duration: `banned_until` is when it lifts itself (NULL with `banned` = 1:
+        // permanent). Nothing rewrites the row at expiry; `User.activeBan(at:)` reads the time.
+        // The record keeps each ban's end beside its reason (the note).
+        """
+        ALTER TABLE users ADD COLUMN banned_until {int};
+        ALTER TABLE moderation_actions ADD COLUMN until_at {int};
+        """,
     ]
 
     /// Work a step needs that portable SQL alone cannot do, run in the step's transaction after

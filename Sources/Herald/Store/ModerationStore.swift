@@ -42,6 +42,8 @@ struct ModerationAction: Sendable, Equatable {
     var target: String
     var note: String
     var at: Int
+    /// A ban's end (nil: permanent, or not a ban).
+    var until: Int? = nil
 }
 
 /// Reports, hidden comments, bans and the record of who did what, in SQL. Every change and its
@@ -251,19 +253,31 @@ final class ModerationStore: Sendable {
         case unchanged
     }
 
-    /// Bans or unbans `userID`. A ban ends every session of the account and, with `hideComments`,
-    /// hides all its comments, fixing every count, in the same transaction.
+    /// Bans (until `until`; nil: permanent) or unbans `userID`. A ban ends every session of the
+    /// account and, with `hideComments`, hides all its comments, fixing every count, in the same
+    /// transaction. Whether a ban holds is `User.activeBan(at:)`'s to say, here as everywhere: a
+    /// new ban replaces one that ran out or had another end; an unban of a ban that ran out only
+    /// tidies the row.
     func setBanned(
-        userID: Int, username: String, banned: Bool, hideComments: Bool, actor: String, note: String, now: Int
+        userID: Int, username: String, banned: Bool, until: Int? = nil, hideComments: Bool, actor: String,
+        note: String, now: Int
     )
         throws -> BanChange
     {
         try database.write { connection in
             let id = SQLValue.integer(Int64(userID))
-            try connection.query(
-                "UPDATE users SET banned = ? WHERE id = ? AND banned = ?",
-                [.integer(banned ? 1 : 0), id, .integer(banned ? 0 : 1)])
-            let changed = connection.changes > 0
+            let stored = try connection.query(
+                "SELECT banned, banned_until FROM users WHERE id = ?", [id]
+            ).first.flatMap { $0.int(0) != 0 ? User.Ban(until: $0.optionalInt(1)) : nil }
+            let holding = User(id: userID, username: username, ban: stored).activeBan(at: now)
+            let changed = banned ? holding != User.Ban(until: until) : holding != nil
+            if banned {
+                try connection.query(
+                    "UPDATE users SET banned = 1, banned_until = ? WHERE id = ?",
+                    [until.map { .integer(Int64($0)) } ?? .null, id])
+            } else {
+                try connection.query("UPDATE users SET banned = 0, banned_until = NULL WHERE id = ?", [id])
+            }
             var hiddenCount = 0
             if banned {
                 try connection.query("UPDATE sessions SET suspended = 1 WHERE user_id = ?", [id])
@@ -296,7 +310,7 @@ final class ModerationStore: Sendable {
             }
             try Self.record(
                 actor: actor, action: banned ? "ban" : "unban", target: "user \(username)", note: recorded, now: now,
-                connection)
+                until: banned ? until : nil, connection)
             return .changed(hiddenComments: hiddenCount)
         }
     }
@@ -305,19 +319,24 @@ final class ModerationStore: Sendable {
     func recentActions(limit: Int) throws -> [ModerationAction] {
         try database.withConnection { connection in
             try connection.query(
-                "SELECT actor, action, target, note, at FROM moderation_actions ORDER BY id DESC LIMIT ?",
+                "SELECT actor, action, target, note, at, until_at FROM moderation_actions ORDER BY id DESC LIMIT ?",
                 [.integer(Int64(limit))])
         }.map {
             ModerationAction(
-                actor: $0.string(0), action: $0.string(1), target: $0.string(2), note: $0.string(3), at: $0.int(4))
+                actor: $0.string(0), action: $0.string(1), target: $0.string(2), note: $0.string(3), at: $0.int(4),
+                until: $0.optionalInt(5))
         }
     }
 
     private static func record(
-        actor: String, action: String, target: String, note: String, now: Int, _ connection: any SQLConnection
+        actor: String, action: String, target: String, note: String, now: Int, until: Int? = nil,
+        _ connection: any SQLConnection
     ) throws {
         try connection.query(
-            "INSERT INTO moderation_actions (actor, action, target, note, at) VALUES (?, ?, ?, ?, ?)",
-            [.text(actor), .text(action), .text(target), .text(note), .integer(Int64(now))])
+            "INSERT INTO moderation_actions (actor, action, target, note, at, until_at) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                .text(actor), .text(action), .text(target), .text(note), .integer(Int64(now)),
+                until.map { .integer(Int64($0)) } ?? .null,
+            ])
     }
 }

@@ -41,18 +41,21 @@ public final class ReplyMailStore: Sendable {
 
     /// The replies a digest may hold, for the reader in `users`: by someone else, visible, by an
     /// author who is not banned, on a published article, unread, newer than the setting, not yet
-    /// mailed. `c` is the reply, `a` its author; the article's `published` test takes `now`.
+    /// mailed. `c` is the reply, `a` its author; the ban and the article's `published` test each
+    /// take `now`, in that order.
     private static let mailable = """
         c.mailed_at IS NULL AND c.user_id <> c.reply_to_user AND c.hidden = 0 AND c.reply_read = 0
         AND c.created_at >= users.reply_mail_since
-        AND EXISTS (SELECT 1 FROM users a WHERE a.id = c.user_id AND a.banned = 0)
+        AND EXISTS (SELECT 1 FROM users a WHERE a.id = c.user_id AND \(User.notBannedSQL("a")))
         AND EXISTS (SELECT 1 FROM articles WHERE articles.id = c.article_id AND \(ArticleStore.published))
         """
 
     /// The condition on `users` for a reader whose digest may go at `now`: on, a confirmed
-    /// address, not banned, and no digest since `lastBefore` (the interval ago).
+    /// address, not banned at `now`, and no digest since `lastBefore` (the interval ago): its two
+    /// parameters, in that order.
     private static let due = """
-        users.reply_mail = 1 AND users.email IS NOT NULL AND users.email_confirmed = 1 AND users.banned = 0
+        users.reply_mail = 1 AND users.email IS NOT NULL AND users.email_confirmed = 1
+        AND \(User.notBannedSQL("users"))
         AND (users.reply_mailed_at IS NULL OR users.reply_mailed_at <= ?)
         """
 
@@ -65,7 +68,11 @@ public final class ReplyMailStore: Sendable {
                 SELECT users.id FROM users WHERE \(Self.due)
                 AND EXISTS (SELECT 1 FROM comments c WHERE c.reply_to_user = users.id AND \(Self.mailable))
                 ORDER BY users.id LIMIT ?
-                """, [.integer(Int64(now - interval)), .integer(Int64(now)), .integer(Int64(limit))])
+                """,
+                [
+                    .integer(Int64(now)), .integer(Int64(now - interval)), .integer(Int64(now)), .integer(Int64(now)),
+                    .integer(Int64(limit)),
+                ])
         }.map { $0.int(0) }
     }
 
@@ -82,7 +89,7 @@ public final class ReplyMailStore: Sendable {
                 guard
                     let reader = try connection.query(
                         "UPDATE users SET reply_mailed_at = ? WHERE id = ? AND \(Self.due) RETURNING username, email, created_at",
-                        [at, id, .integer(Int64(now - interval))]
+                        [at, id, at, .integer(Int64(now - interval))]
                     ).first
                 else { throw NothingToClaim() }
                 let claimed = try connection.query(
@@ -91,7 +98,7 @@ public final class ReplyMailStore: Sendable {
                         SELECT c.id FROM comments c JOIN users ON users.id = c.reply_to_user
                         WHERE c.reply_to_user = ? AND \(Self.mailable))
                     RETURNING id
-                    """, [at, id, at])
+                    """, [at, id, at, at])
                 guard !claimed.isEmpty else { throw NothingToClaim() }
                 let replies = try connection.query(
                     """

@@ -15,6 +15,7 @@ enum PageTemplate: String, CaseIterable, Sendable {
     case loginLinkConfirm = "login-link-confirm"
     case returnedText = "returned-text"
     case unsubscribe
+    case ban
     /// Documents and fragments, rendered without the layout.
     case feed, comment
 

@@ -106,6 +106,10 @@ enum EditorPaths {
     static let newArticle = "/editor/articles/new"
     static let articles = "/editor/articles"
     static func article(_ id: Int) -> String { "/editor/articles/\(id)" }
+    /// The live preview the editor's script asks for (JSON).
+    static let preview = "/editor/preview"
+    /// "Insert image" (the article form's second submit target).
+    static let insertImage = "/editor/images"
 }
 
 /// `editor-article.mustache`: the article form, filled in, with its errors, its state and a
@@ -124,6 +128,8 @@ struct ArticleFormPage: PageModel {
     let now: Int
     /// Shown after the Preview button: nothing was saved, and the preview comes first.
     var previewing = false
+    /// The description typed for an image to insert, put back when the insert was refused.
+    var insertAlt = ""
 
     func value(forKey key: String) -> MustacheValue? {
         if key.hasSuffix("_error"), let field = ArticleSubmission.Field(rawValue: String(key.dropLast(6))) {
@@ -131,6 +137,10 @@ struct ArticleFormPage: PageModel {
         }
         switch key {
         case "form_action": return .string(formAction)
+        case "live_preview_url": return .string(EditorPaths.preview)
+        case "insert_image_url": return .string(EditorPaths.insertImage)
+        case "insert_alt": return .string(insertAlt)
+        case "article_id": return article.map { .int($0.id) } ?? .null
         case "is_new": return .bool(formAction == EditorPaths.articles)
         case "title": return .string(submission.title)
         case "summary": return .string(submission.summary)

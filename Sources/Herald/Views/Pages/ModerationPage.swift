@@ -40,6 +40,8 @@ struct ModerationActionView: MustacheObject {
         // "comment 5" links to the comment, "user troll" to the profile.
         case "target_url": Self.url(of: action.target).map(MustacheValue.string) ?? .null
         case "note": .string(action.note)
+        // A ban's length beside its reason: "until 3 December 2026, 10:00 UTC" or "permanently".
+        case "until_text": .string(action.action == "ban" ? BanText.length(until: action.until) : "")
         case "at_iso": .string(DateText.rfc3339(action.at))
         case "at_text": .string(DateText.dayAndTime(action.at))
         default: nil
@@ -84,7 +86,9 @@ struct ReportedCommentView: MustacheObject {
                 })
         case "hide_action": return .string(CommentPaths.hide(comment.id))
         case "dismiss_action": return .string(CommentPaths.dismiss(comment.id))
-        case "ban_action": return .string("/users/\(PercentEncoding.encode(comment.author))/ban")
+        case "ban_action": return .string(ModerationPaths.ban(comment.author))
+        case "ban_back": return .string("/moderation")
+        case "ban_durations": return BanDurationChoices.values()
         case "date_text": return .string(DateText.long(comment.createdAt))
         case "reporters":
             return .list(
