@@ -21,6 +21,7 @@ struct ResumableActions: Sendable {
         "/login/link/:token": "it is the login that a pending action waits for",
         "/login/link/:token/confirm": "it performs the action the link carried, in the browser that logged in by it",
         "/login/link/:token/cancel": "it discards the action the link carried",
+        "/language": "it needs no login: anyone may choose the interface's language",
     ]
 
     /// Adds each action's POST route: a logged-in reader's POST is performed, an anonymous one

@@ -51,7 +51,9 @@ struct AccountsController: Sendable {
         let (username, password, next) = try credentials(request)
         let email = try request.form()["email"]
         switch try accounts.register(
-            username: username, password: password, email: email, address: context.clientAddress)
+            username: username, password: password, email: email, address: context.clientAddress,
+            // The language they registered in: mail sent to them later is written in it.
+            language: context.language.rawValue)
         {
         case .registered(let user, let token):
             return try afterLogin.complete(request, &context, user: user, sessionToken: token, next: next)
@@ -62,7 +64,7 @@ struct AccountsController: Sendable {
         case .usernameTaken:
             return try page(
                 .register, request: request, context: context, next: next, username: username, email: email,
-                errors: ["The username “\(username)” is already taken. Please choose another."], status: .conflict)
+                errors: [context.text("error_username_taken", ["name": username])], status: .conflict)
         case .emailTaken:
             return try page(
                 .register, request: request, context: context, next: next, username: username, email: email,

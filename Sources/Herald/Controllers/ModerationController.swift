@@ -15,7 +15,7 @@ struct ModerationController: Sendable {
             .init(
                 ResumableAction<ReportInput>(
                     name: .reportComment, path: "/comments/:id/report",
-                    describe: { input in
+                    describe: { input, _ in
                         guard try moderation.visibleArticleSlug(ofComment: input.id) != nil else {
                             throw Self.noSuchComment
                         }
@@ -114,7 +114,8 @@ struct ModerationController: Sendable {
         perform: @escaping @Sendable (CommentModeration, User, inout RequestContext) throws -> Response
     ) -> ResumableAction<CommentModeration> {
         ResumableAction(
-            name: name, path: path, role: Self.moderatorsOnly, describe: { what + Self.withNote($0.note) },
+            name: name, path: path, role: Self.moderatorsOnly,
+            describe: { input, _ in what + Self.withNote(input.note) },
             returnPath: { $0.back ?? "/moderation" },
             perform: { input, user, context, _ in try perform(input, user, &context) })
     }
@@ -124,7 +125,7 @@ struct ModerationController: Sendable {
     {
         ResumableAction(
             name: name, path: path, role: Self.moderatorsOnly,
-            describe: { input in
+            describe: { input, _ in
                 let who = "“\(input.username.prefix(64))”"
                 let what =
                     banned ? "ban \(who)" + (input.hideComments ? " and hide all their comments" : "") : "unban \(who)"
@@ -200,12 +201,16 @@ struct ModerationController: Sendable {
         {
         case .banned(let hidden):
             context.nextFlash =
-                "“\(name)” is banned: logged out everywhere and unable to log in."
-                + (hidden > 0 ? " \(hidden) comment\(hidden == 1 ? " is" : "s are") hidden." : "")
+                context.text("flash_banned", ["name": name])
+                + (hidden > 0
+                    ? (context.language == .english ? " " : "")
+                        + context.text(
+                            hidden == 1 ? "flash_banned_hidden_one" : "flash_banned_hidden", ["count": String(hidden)])
+                    : "")
         case .unbanned:
-            context.nextFlash = "“\(name)” may log in again."
+            context.nextFlash = context.text("flash_unbanned", ["name": name])
         case .unchanged:
-            context.nextFlash = banned ? "“\(name)” was already banned." : "“\(name)” was not banned."
+            context.nextFlash = context.text(banned ? "flash_already_banned" : "flash_not_banned", ["name": name])
         case .noSuchUser:
             throw Self.noSuchUser
         case .cannotBanAdmin:

@@ -33,7 +33,9 @@ struct PasswordResetController: Sendable {
         let email = try request.form()["email"] ?? ""
         switch try accounts.requestPasswordReset(email: email, address: context.clientAddress) {
         case .requested(let link):
-            if let link { resetMail.send(to: link.email, username: link.username, token: link.token) }
+            if let link {
+                resetMail.send(to: link.email, username: link.username, token: link.token, messages: context.messages)
+            }
             context.nextFlash = Self.sentMessage
             return .redirect(to: "/password/forgot")
         case .invalidAddress:

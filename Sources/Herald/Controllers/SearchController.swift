@@ -23,7 +23,10 @@ struct SearchController: Sendable {
             throw HTTPError(.notFound, "There is no page \(number) of results for this search.")
         case .results(let results, let hasMore):
             let page = SearchPage(query: query, results: results, page: number, hasMore: hasMore)
-            let title = "Search: \(query)" + (number > 1 ? ", page \(number)" : "")
+            let title =
+                number > 1
+                ? context.text("title_search_page", ["query": query, "page": String(number)])
+                : context.text("title_search", ["query": query])
             return try views.page(page, title: title, context: context)
         }
     }

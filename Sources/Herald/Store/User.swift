@@ -8,8 +8,15 @@ public struct User: Sendable, Equatable {
     public var isBanned = false
     /// Replies to their comments they have not seen yet (read with the session, for the header).
     public var unreadReplies = 0
+    /// The interface language they chose (`en`, `zh-Hant`), for mail sent off any request; nil
+    /// for the site's.
+    public var language: String?
 
-    public init(id: Int, username: String, roles: Roles = [], isBanned: Bool = false, unreadReplies: Int = 0) {
+    public init(
+        id: Int, username: String, roles: Roles = [], isBanned: Bool = false, unreadReplies: Int = 0,
+        language: String? = nil
+    ) {
+        self.language = language
         self.id = id
         self.username = username
         self.roles = roles

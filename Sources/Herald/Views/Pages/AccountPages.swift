@@ -16,7 +16,9 @@ struct AccountPage: PageModel {
     let errors: [String: String]
 
     func value(forKey key: String) -> MustacheValue? {
-        if key.hasSuffix("_error") { return errors[String(key.dropLast(6))].map(MustacheValue.string) }
+        if key.hasSuffix("_error") {
+            return errors[String(key.dropLast(6))].map { .string(Messages.rendering.translated($0)) }
+        }
         switch key {
         case "username": return .string(account.user.username)
         case "joined": return .string(DateText.long(account.createdAt))
@@ -60,7 +62,7 @@ struct ForgotPage: PageModel {
         switch key {
         case "available": .bool(available)
         case "email": .string(email)
-        case "error": error.map(MustacheValue.string) ?? .null
+        case "error": error.map { .string(Messages.rendering.translated($0)) } ?? .null
         default: nil
         }
     }
@@ -76,7 +78,7 @@ struct ResetPage: PageModel {
     func value(forKey key: String) -> MustacheValue? {
         switch key {
         case "action": .string("/password/reset/" + token)
-        case "errors": .list(errors.map(MustacheValue.string))
+        case "errors": .list(errors.map { .string(Messages.rendering.translated($0)) })
         case "has_errors": .bool(!errors.isEmpty)
         case "pending": pending.map(AccountFormPage.pendingValue) ?? .null
         default: nil

@@ -22,10 +22,7 @@ struct FrontPage: PageModel {
         case "has_articles": .bool(!articles.isEmpty)
         case "page": .int(page)
         case "empty_text":
-            .string(
-                section == nil
-                    ? "There are no articles yet. Editors write them in the newsroom; `herald import` brings in a feed."
-                    : "There are no articles in this section yet.")
+            .string(Messages.rendering[section == nil ? "front_empty" : "section_empty"])
         case "section_feed":
             section.map { ["name": .string($0.name), "url": .string(SectionPaths.feed($0.slug))] } ?? .null
         default: pager.value(forKey: key)
