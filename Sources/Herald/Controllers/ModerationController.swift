@@ -15,26 +15,27 @@ struct ModerationController: Sendable {
             .init(
                 ResumableAction<ReportInput>(
                     name: .reportComment, path: "/comments/:id/report",
-                    describe: { input, _ in
+                    describe: { input, messages in
                         guard try moderation.visibleArticleSlug(ofComment: input.id) != nil else {
                             throw Self.noSuchComment
                         }
                         return Moderation.Reason(rawValue: input.reason).map {
-                            "report a comment as “\($0.label.lowercased())”"
-                        } ?? "report a comment"
+                            messages.format("action_report_as", ["reason": messages[$0.messageKey].lowercased()])
+                        } ?? messages["action_report"]
                     },
                     returnPath: { commentPath($0.id) },
                     perform: { input, user, context, _ in try report(input, by: user, &context) })),
             .init(
-                commentAction(.hideComment, "/comments/:id/hide", "hide a comment") { input, user, context in
+                commentAction(.hideComment, "/comments/:id/hide", "action_hide_comment") { input, user, context in
                     try setHidden(true, input, by: user, &context)
                 }),
             .init(
-                commentAction(.restoreComment, "/comments/:id/restore", "restore a comment") { input, user, context in
+                commentAction(.restoreComment, "/comments/:id/restore", "action_restore_comment") {
+                    input, user, context in
                     try setHidden(false, input, by: user, &context)
                 }),
             .init(
-                commentAction(.dismissReports, "/comments/:id/dismiss", "dismiss the reports on a comment") {
+                commentAction(.dismissReports, "/comments/:id/dismiss", "action_dismiss_reports") {
                     input, user, context in try dismiss(input, by: user, &context)
                 }),
             .init(userAction(.banUser, "/users/:name/ban", banned: true)),
@@ -103,19 +104,21 @@ struct ModerationController: Sendable {
         } ?? "/"
     }
 
-    /// " with the note “…”", naming what the action records, for its description.
-    private static func withNote(_ note: String) -> String {
+    /// `what`, then " with the note “…”" (「，備註：「…」」), naming what the action records.
+    private static func withNote(_ what: String, _ note: String, _ messages: Messages) -> String {
         let line = note.singleLine
-        return line.isEmpty ? "" : " with the note “\(line.count > 80 ? String(line.prefix(79)) + "…" : line)”"
+        guard !line.isEmpty else { return what }
+        let shown = line.count > 80 ? String(line.prefix(79)) + "…" : line
+        return what + (messages.language == .english ? " " : "") + messages.format("action_with_note", ["note": shown])
     }
 
     private func commentAction(
-        _ name: ResumableActionName, _ path: String, _ what: String,
+        _ name: ResumableActionName, _ path: String, _ whatKey: String,
         perform: @escaping @Sendable (CommentModeration, User, inout RequestContext) throws -> Response
     ) -> ResumableAction<CommentModeration> {
         ResumableAction(
             name: name, path: path, role: Self.moderatorsOnly,
-            describe: { input, _ in what + Self.withNote(input.note) },
+            describe: { input, messages in Self.withNote(messages[whatKey], input.note, messages) },
             returnPath: { $0.back ?? "/moderation" },
             perform: { input, user, context, _ in try perform(input, user, &context) })
     }
@@ -125,11 +128,13 @@ struct ModerationController: Sendable {
     {
         ResumableAction(
             name: name, path: path, role: Self.moderatorsOnly,
-            describe: { input, _ in
-                let who = "“\(input.username.prefix(64))”"
+            describe: { input, messages in
+                let who = ["name": String(input.username.prefix(64))]
                 let what =
-                    banned ? "ban \(who)" + (input.hideComments ? " and hide all their comments" : "") : "unban \(who)"
-                return what + Self.withNote(input.note)
+                    banned
+                    ? messages.format(input.hideComments ? "action_ban_and_hide" : "action_ban", who)
+                    : messages.format("action_unban", who)
+                return Self.withNote(what, input.note, messages)
             },
             returnPath: { $0.back ?? "/moderation" },
             perform: { input, user, context, _ in try setBanned(banned, input, by: user, &context) })

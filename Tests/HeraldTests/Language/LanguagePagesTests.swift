@@ -123,4 +123,71 @@ import Testing
         #expect(DateText.relative(first, now: first + 3 * 3600, in: .english) == "3 hours ago")
         #expect(DateText.rfc3339(first) == "2026-12-01T07:55:20Z")
     }
+
+    /// An article's own language, from its feed, is its element's `lang`, whatever the interface's.
+    @Test func anArticleCarriesItsFeedsLanguage() throws {
+        let rss = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <rss version="2.0"><channel><title>港口</title><language>zh-TW</language>
+            <item><guid>ferry-1</guid><title>渡輪班次延長至午夜</title><description>渡輪班次延長。</description>
+            <pubDate>Tue, 01 Dec 2026 07:42:00 GMT</pubDate></item>
+            <item><guid>ferry-2</guid><title>Ferries run late</title><description>In English.</description>
+            <pubDate>Tue, 01 Dec 2026 06:42:00 GMT</pubDate><dc:language xmlns:dc="http://purl.org/dc/elements/1.1/">en-GB</dc:language></item>
+            </channel></rss>
+            """
+        let incoming = try FeedParser.parse(Array(rss.utf8), name: "harbour.xml")
+        #expect(incoming.map(\.language) == ["zh-TW", "en-GB"])
+        let json = """
+            {"version": "https://jsonfeed.org/version/1.1", "language": "zh-Hant", "items": [
+              {"id": "1", "title": "一", "content_text": "一。", "date_published": "2026-12-01T07:42:00Z"},
+              {"id": "2", "title": "Two", "content_text": "Two.", "date_published": "2026-12-01T07:42:00Z",
+               "language": "en"},
+              {"id": "3", "title": "Three", "content_text": "Three.", "date_published": "2026-12-01T07:42:00Z",
+               "language": "not a tag!"}]}
+            """
+        #expect(try FeedParser.parse(Array(json.utf8), name: "f.json").map(\.language) == ["zh-Hant", "en", nil])
+
+        let app = try TestApp(server: false, demo: false)
+        _ = try app.app.articles.importArticles(incoming, now: 1_796_111_720)
+        let chinese = try #require(try app.app.articles.page(1, size: 10).articles.first { $0.language == "zh-TW" })
+        let english = try app.client().get("/articles/\(chinese.slug)", headers: [("Accept-Language", "en")])
+        #expect(english.text.contains("<html lang=\"en\">"))
+        #expect(english.text.contains("<article class=\"article\" lang=\"zh-TW\">"))
+        let front = try app.client().get("/", headers: [("Accept-Language", "zh-TW")])
+        #expect(front.text.contains("<article lang=\"en-GB\">") && front.text.contains("<article lang=\"zh-TW\">"))
+    }
+
+    /// An editor names the article's language: the site's, English, 繁體中文, or any BCP 47 tag.
+    @Test func anEditorSetsAnArticlesLanguage() throws {
+        let app = try TestApp(server: false)
+        let editor = try app.editor()
+        let page = try editor.get("/editor/articles/new")
+        #expect(page.text.contains("<option value=\"zh-Hant\" lang=\"zh-Hant\">繁體中文</option>"))
+        #expect(page.text.contains("<option value=\"\" selected>Same as the site</option>"))
+        let form = ArticleForm(title: "渡輪班次延長至午夜", action: "publish")
+        let token = try editor.formToken(on: "/editor/articles/new")
+        let created = try editor.post(
+            "/editor/articles",
+            form: [("csrf_token", token)] + form.fields + [("language", "zh-Hant"), ("language_other", "")])
+        #expect(created.status == 303)
+        let id = try #require(editedArticleID(created["Location"]))
+        let slug = try editor.articleSlug(id)
+        let read = try app.client().get("/articles/\(slug)", headers: [("Accept-Language", "en")])
+        #expect(read.text.contains("<article class=\"article\" lang=\"zh-Hant\">"))
+
+        let editToken = try editor.formToken(on: "/editor/articles/\(id)")
+        let refused = try editor.post(
+            "/editor/articles/\(id)",
+            form: [("csrf_token", editToken)] + form.fields + [("language", "other"), ("language_other", "not a tag!")])
+        #expect(refused.status != 303)
+        #expect(refused.text.contains("Write a language tag such as en, zh-Hant"))
+        let saved = try editor.post(
+            "/editor/articles/\(id)",
+            form: [("csrf_token", editToken)] + form.fields + [("language", "other"), ("language_other", "fr-CA")])
+        #expect(saved.status == 303)
+        #expect(try app.client().get("/articles/\(slug)").text.contains("<article class=\"article\" lang=\"fr-CA\">"))
+        let again = try editor.get("/editor/articles/\(id)")
+        #expect(again.text.contains("<option value=\"other\" selected>"))
+        #expect(again.text.contains("name=\"language_other\" value=\"fr-CA\""))
+    }
 }
