@@ -157,7 +157,7 @@ struct AccountSettingsController: Sendable {
                 user, context, errors: ["password": problems.joined(separator: " ")], status: .unprocessableContent)
         case .throttled(let seconds):
             throw AccountsController.throttled(
-                seconds, "Too many wrong passwords for this account or from your network.")
+                seconds, "Too many wrong passwords for this account or from your network.", context.messages)
         }
     }
 
@@ -204,10 +204,10 @@ struct AccountSettingsController: Sendable {
                     + "You can still remove your address: leave the field empty.")
         case .throttled(let seconds):
             throw AccountsController.throttled(
-                seconds, "Too many wrong passwords for this account or from your network.")
+                seconds, "Too many wrong passwords for this account or from your network.", context.messages)
         case .tooManyRequests(let seconds):
             throw AccountsController.throttled(
-                seconds, "Too many email changes were asked for this account or for that address.")
+                seconds, "Too many email changes were asked for this account or for that address.", context.messages)
         }
     }
 
@@ -246,7 +246,7 @@ struct AccountSettingsController: Sendable {
                 status: .unprocessableContent)
         case .throttled(let seconds):
             throw AccountsController.throttled(
-                seconds, "Too many wrong passwords for this account or from your network.")
+                seconds, "Too many wrong passwords for this account or from your network.", context.messages)
         }
     }
 }

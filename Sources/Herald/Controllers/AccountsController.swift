@@ -41,7 +41,8 @@ struct AccountsController: Sendable {
                 .login, request: request, context: context, next: next, username: username,
                 errors: ["That username and password do not match. Please try again."], status: .unprocessableContent)
         case .throttled(let seconds):
-            throw Self.throttled(seconds, "Too many failed logins for this account or from your network.")
+            throw Self.throttled(
+                seconds, "Too many failed logins for this account or from your network.", context.messages)
         case .suspended:
             return try afterLogin.suspended(request, context)
         }
@@ -70,7 +71,7 @@ struct AccountsController: Sendable {
                 .register, request: request, context: context, next: next, username: username, email: email,
                 errors: ["Another account already uses that email address."], status: .conflict)
         case .throttled(let seconds):
-            throw Self.throttled(seconds, "Too many accounts were created from your network.")
+            throw Self.throttled(seconds, "Too many accounts were created from your network.", context.messages)
         }
     }
 
@@ -95,9 +96,15 @@ struct AccountsController: Sendable {
         return try views.page(page, title: kind == .login ? "Log in" : "Register", context: context, status: status)
     }
 
-    static func throttled(_ seconds: Int, _ reason: String) -> HTTPError {
+    /// A 429 saying why (an English reason, shown in the reader's language when the catalog has
+    /// it) and how long to wait, in the request's language.
+    static func throttled(_ seconds: Int, _ reason: String, _ messages: Messages) -> HTTPError {
         let minutes = (seconds + 59) / 60
-        let wait = minutes <= 1 ? "a minute" : "\(minutes) minutes"
-        return .tooManyRequests(retryAfter: seconds, "\(reason) Please try again in \(wait).")
+        let wait =
+            minutes <= 1
+            ? messages["error_try_again_in_a_minute"]
+            : messages.format("error_try_again_in_minutes", ["minutes": String(minutes)])
+        return .tooManyRequests(
+            retryAfter: seconds, messages.translated(reason) + (messages.language == .english ? " " : "") + wait)
     }
 }

@@ -60,7 +60,8 @@ struct LoginLinkController: Sendable {
                 status: .unprocessableContent)
         case .throttled(let seconds):
             throw AccountsController.throttled(
-                seconds, "Too many sign-in links were asked for from your network or for that address.")
+                seconds, "Too many sign-in links were asked for from your network or for that address.",
+                context.messages)
         }
     }
 

@@ -44,7 +44,7 @@ struct PasswordResetController: Sendable {
                 status: .unprocessableContent)
         case .throttled(let seconds):
             throw AccountsController.throttled(
-                seconds, "Too many reset links were asked for from your network or for that address.")
+                seconds, "Too many reset links were asked for from your network or for that address.", context.messages)
         }
     }
 

@@ -190,4 +190,22 @@ import Testing
         #expect(again.text.contains("<option value=\"other\" selected>"))
         #expect(again.text.contains("name=\"language_other\" value=\"fr-CA\""))
     }
+
+    /// Messages raised in English by code that knows no language are shown in the reader's when
+    /// the catalog has their English text; the wait of a 429 is written in it.
+    @Test func englishMessagesFromServicesAreShownInTheReadersLanguage() throws {
+        let catalogs = try TestApp(server: false, demo: false).app.catalogs
+        let chinese = catalogs[.traditionalChinese]
+        #expect(chinese.translated("Please log in first.") == "請先登入。")
+        #expect(chinese.translated("Not a message Herald has.") == "Not a message Herald has.")
+        #expect(catalogs[.english].translated("Please log in first.") == "Please log in first.")
+        let refusal = AccountsController.throttled(
+            120, "Too many failed logins for this account or from your network.", chinese)
+        #expect(refusal.message == "這個帳號或你的網路登入失敗太多次了。請 2 分鐘後再試。")
+        let english = AccountsController.throttled(
+            30, "Too many failed logins for this account or from your network.", catalogs[.english])
+        #expect(
+            english.message
+                == "Too many failed logins for this account or from your network. Please try again in a minute.")
+    }
 }
