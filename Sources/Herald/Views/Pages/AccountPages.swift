@@ -27,7 +27,14 @@ struct AccountPage: PageModel {
         case "pending_email": return pendingEmail.map(MustacheValue.string) ?? .null
         case "email_prompt": return emailPrompt.map(MustacheValue.string) ?? .null
         case "can_send_mail": return .bool(canSendMail)
-        case "roles": return account.roles.names.isEmpty ? .null : .string(account.roles.names.joined(separator: ", "))
+        case "roles":
+            // Each role's name in the page's language (`role_editor`), listed the way it lists.
+            let messages = Messages.rendering
+            let names = account.roles.names.map { messages["role_" + $0] }
+            // Chinese lists with the enumeration comma (、), English with ", " (a catalog text cannot
+            // end in a space).
+            return names.isEmpty
+                ? .null : .string(names.joined(separator: messages.language == .english ? ", " : "、"))
         case "is_editor": return .bool(Newsroom.mayWrite(account.user))
         default: return nil
         }
