@@ -34,8 +34,10 @@ started=$SECONDS
 
 source scripts/lib/test-env.sh
 
-# 1. Debian packages: the browser, its driver, and venv for Debian's python3.
-./scripts/install-deps.sh python3 python3-venv chromium chromium-driver
+# 1. Debian packages: the browser, its driver, and venv for Debian's python3; and Noto CJK, a
+#    font the stylesheet names for Traditional Chinese, so that the zh-TW step's screenshots show
+#    the text (a reader's system has such fonts; this machine has none by default).
+./scripts/install-deps.sh python3 python3-venv chromium chromium-driver fonts-noto-cjk
 
 # 2. Selenium in a virtualenv of its own; 3. herald itself.
 # --no-deps: the file pins every package itself. --ignore-requires-python: axe-selenium-python 3.0.0

@@ -77,13 +77,20 @@ import Testing
         #expect(both.contains(#"data-result-count="2">2 results<"#))
     }
 
-    @Test func theCountSaysOrMoreWhereCountingStopped() {
-        #expect(SearchPage.countText(0, orMore: false) == "0 results")
-        #expect(SearchPage.countText(1, orMore: false) == "1 result")
-        #expect(SearchPage.countText(12, orMore: false) == "12 results")
-        #expect(SearchPage.countText(999, orMore: false) == "999 results")
-        #expect(SearchPage.countText(1_000, orMore: true) == "1,000 or more results")
-        #expect(SearchPage.countText(21, orMore: true) == "21 or more results")
+    @Test func theCountSaysOrMoreWhereCountingStopped() throws {
+        let catalogs = try MessageCatalogs(
+            templatesDirectory: TestApp.repositoryRoot + "/Templates", siteLanguage: "en")
+        Messages.$rendering.withValue(catalogs[.english]) {
+            #expect(SearchPage.countText(0, orMore: false) == "0 results")
+            #expect(SearchPage.countText(1, orMore: false) == "1 result")
+            #expect(SearchPage.countText(12, orMore: false) == "12 results")
+            #expect(SearchPage.countText(999, orMore: false) == "999 results")
+            #expect(SearchPage.countText(1_000, orMore: true) == "1,000 or more results")
+            #expect(SearchPage.countText(21, orMore: true) == "21 or more results")
+        }
+        Messages.$rendering.withValue(catalogs[.traditionalChinese]) {
+            #expect(SearchPage.countText(12, orMore: false) == "共 12 筆結果")
+        }
     }
 
     /// A query with a short word and nothing for the index says how many its page has seen ("21 or

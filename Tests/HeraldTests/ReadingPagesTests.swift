@@ -153,10 +153,13 @@ import Testing
         #expect(register.contains(">Log in to like “\(title)”</a>"))
     }
 
-    @Test func everyPendingActionHasACancelLabel() {
+    @Test func everyPendingActionHasACancelLabel() throws {
+        let catalogs = try TestApp(server: false).app.catalogs
         for name in ResumableActionName.allCases {
-            #expect(name.cancelLabel.hasPrefix("Cancel "), "\(name)")
-            #expect(name.cancelLabel.count > "Cancel the".count, "\(name)")
+            let label = catalogs[.english]["cancel_" + name.messageKey]
+            #expect(label.hasPrefix("Cancel "), "\(name)")
+            #expect(label.count > "Cancel the".count, "\(name)")
+            #expect(catalogs[.traditionalChinese]["cancel_" + name.messageKey].hasPrefix("取消"), "\(name)")
         }
     }
 
@@ -170,7 +173,10 @@ import Testing
         #expect(page.contains(escapeHTML(ArticleRoutes.noSuchArticle.message)))
         #expect(!page.contains("Not Found"))
         // A way on: a search form and the latest articles.
-        #expect(page.contains("<form method=\"get\" action=\"/search\" role=\"search\" aria-label=\"Search the articles\" class=\"search-form\">"))
+        #expect(
+            page.contains(
+                "<form method=\"get\" action=\"/search\" role=\"search\" aria-label=\"Search the articles\" class=\"search-form\">"
+            ))
         #expect(page.contains("id=\"not-found-q\" name=\"q\""))
         let latest = try #require(firstMatch(#"<ul class="latest-list">([\s\S]*?)</ul>"#, in: page))
         let newest = try app.app.articles.page(1, size: 5).articles.map(\.slug)
@@ -184,10 +190,11 @@ import Testing
         #expect(response.text.contains("<h1>You can’t do that here</h1>"))
         #expect(!response.text.contains("Forbidden"))
         for status in [HTTPStatus.badRequest, .forbidden, .notFound, .methodNotAllowed, .tooManyRequests] {
-            let heading = ErrorPage.heading(for: status)
+            let heading = ErrorPage.heading(for: status, messages: app.app.catalogs[.english])
             #expect(heading != status.reason && !heading.contains(status.reason), "\(status)")
         }
-        #expect(ErrorPage.heading(for: .tooManyRequests) == "Too many tries for now")
+        #expect(
+            ErrorPage.heading(for: .tooManyRequests, messages: app.app.catalogs[.english]) == "Too many tries for now")
         // Other errors offer the front page, not the 404's search.
         #expect(!response.text.contains("not-found-q"))
         #expect(response.text.contains("<a href=\"/\">Go to the front page</a>"))

@@ -21,7 +21,9 @@ import Testing
         let name = "Bits &amp; Bytes Daily"
         for path in ["/", "/articles/\(slug)", "/login", "/search?q=bonjour", "/sections/world-news", "/missing"] {
             let html = try app.client().get(path).text
-            #expect(html.contains("<html lang=\"fr-CA\">"), "\(path)")
+            // SPEC third wave, "Language": `<html lang>` is the interface's language (English: Herald
+            // has no French interface); the site's language is its articles' own (`lang` on each).
+            #expect(html.contains("<html lang=\"en\">"), "\(path)")
             #expect(firstMatch(#"<title>(.*?)</title>"#, in: html)?.hasSuffix(" — \(name)") == true, "\(path)")
             #expect(html.contains("<a class=\"brand\" href=\"/\">\(name)</a>"), "\(path)")
             let footer = firstMatch(#"(?s)(<footer class="site-footer">.*?</footer>)"#, in: html) ?? ""
@@ -29,6 +31,7 @@ import Testing
             #expect(!html.contains(">Herald<"), "\(path)")
         }
         #expect(try app.client().get("/articles/\(slug)").text.contains("<title>Bonjour — \(name)</title>"))
+        #expect(try app.client().get("/articles/\(slug)").text.contains("<article class=\"article\" lang=\"fr-CA\">"))
         #expect(metaName("description", in: try app.client().get("/").text) == ["Small news, &lt;well&gt; told."])
         let feed = try app.client().get("/feed.atom").text
         #expect(firstMatch(#"<title>(.*?)</title>"#, in: feed) == name)
@@ -69,7 +72,7 @@ import Testing
         // What was parsed is what the pages say.
         let app = try TestApp(server: false, demo: false) { $0.site = fromEnvironment.site }
         let html = try app.client().get("/").text
-        #expect(html.contains("<html lang=\"fr\">"))
+        #expect(html.contains("<html lang=\"en\">"), "the interface is English; the site's articles are fr")
         #expect(html.contains("<a class=\"brand\" href=\"/\">Le Quotidien</a>"))
         #expect(html.contains(" — Le Quotidien</title>"))
         #expect(html.contains("Des nouvelles, chaque jour."))

@@ -41,6 +41,9 @@ one POST went out with `Sec-Fetch-Site: same-origin`.
      the unread badge's contrast (≥ 4.5:1), the heading order, and axe-core on every view.
   9. Chromium asks for br, zstd and gzip in turn and decodes them itself: logged in, on a first
      visit and returning, what it decoded is byte for byte the identity page of the same reader.
+ 10. A second Chromium started with --lang=zh-TW (and zh-TW first in intl.accept_languages) opens
+     the front page and an article at 390 px: `<html lang="zh-Hant">`, the header, the heading and
+     the like button in Chinese. Screenshots lang-zh-TW-front-390.png, lang-zh-TW-article-390.png.
 
 Run it with scripts/browser-test.sh, which installs what it needs. It prints one line per step
 and a last line "N passed, N failed" (", N skipped" when an earlier step failed); the exit
@@ -181,7 +184,7 @@ class Server:
 # --- the browser --------------------------------------------------------------------------
 
 
-def start_browser(log: Path, javascript: bool = False) -> webdriver.Chrome:
+def start_browser(log: Path, javascript: bool = False, language: str = "en-US") -> webdriver.Chrome:
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in (
@@ -191,13 +194,17 @@ def start_browser(log: Path, javascript: bool = False) -> webdriver.Chrome:
         "--window-size=1280,1000",
         "--disable-dev-shm-usage",
         "--no-first-run",
-        "--lang=en-US",
+        f"--lang={language}",
     ):
         options.add_argument(argument)
     # No step may rely on JavaScript: switch it off for every page (step 5 turns it on, to see that
-    # nothing changes when the browser could run script).
+    # nothing changes when the browser could run script). The accepted languages are set as the
+    # profile's own too: --lang alone does not always reach Accept-Language in headless Chromium.
     options.add_experimental_option(
-        "prefs", {"profile.managed_default_content_settings.javascript": 1 if javascript else 2}
+        "prefs", {
+            "profile.managed_default_content_settings.javascript": 1 if javascript else 2,
+            "intl.accept_languages": language if language == "en-US" else f"{language},zh,en-US,en",
+        }
     )
     # Chromium's network log, to see the headers it really sends (Sec-Fetch-Site).
     options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
@@ -860,6 +867,36 @@ def step_encodings(s: Session) -> None:
         accept_only(None)
 
 
+def step_traditional_chinese(s: Session) -> None:
+    """Issue #33: a browser started with --lang=zh-TW gets the interface in Traditional Chinese:
+    `<html lang="zh-Hant">`, the header and the like button in Chinese, on the front page and an
+    article at a phone's width. Screenshots lang-zh-TW-front-390.png and lang-zh-TW-article-390.png."""
+    assert s.work is not None
+    driver = start_browser(s.work / "chromedriver-zh-TW.log", language="zh-TW")
+    try:
+        other = Session(driver, s.base_url, s.screenshots)
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 390, "height": 1000, "deviceScaleFactor": 1, "mobile": True})
+        other.open("/")
+        html_lang = driver.find_element(By.TAG_NAME, "html").get_attribute("lang")
+        check(html_lang == "zh-Hant", f"<html lang> is {html_lang!r}, expected zh-Hant")
+        source = driver.page_source
+        check("最新新聞" in source, "the front page's heading is not in Chinese")
+        check("登入" in source and "註冊" in source, "the header's Log in and Register are not in Chinese")
+        check("繁體中文" in source and "English" in source, "the footer has no language switcher")
+        other.screenshot("lang-zh-TW-front-390.png", full_page=True)
+        link = driver.find_element(By.CSS_SELECTOR, ".story-title a")
+        other.click_and_load(link)
+        check("/articles/" in other.path(), f"not on an article: {other.path()}")
+        check(driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "zh-Hant", "article not zh-Hant")
+        button = driver.find_element(By.CSS_SELECTOR, "form.like-form button")
+        check("按讚" in button.text, f"the like button says {button.text!r}")
+        check("留言" in driver.page_source, "the comments heading is not in Chinese")
+        other.screenshot("lang-zh-TW-article-390.png", full_page=True)
+    finally:
+        driver.quit()
+
+
 STEPS = [
     ("anonymous like, then register", step_like_then_register),
     ("log out", step_log_out),
@@ -871,6 +908,7 @@ STEPS = [
     ("the look of the main pages at 1280 and 390 px, light and dark: screenshots, header, badge, headings, axe",
      step_look),
     ("each encoding decoded by Chromium is the identity page", step_encodings),
+    ("a browser asking for zh-TW gets the interface in Traditional Chinese at 390 px", step_traditional_chinese),
 ]
 
 

@@ -19,7 +19,12 @@ public struct Compression<Context>: Middleware {
         guard let contentType = response.headers["Content-Type"], Self.isCompressible(contentType) else {
             return response
         }
-        response.headers.set("Vary", "Accept-Encoding")
+        // Beside what else the response varies by (the interface language).
+        if let vary = response.headers["Vary"] {
+            if !vary.contains("Accept-Encoding") { response.headers.set("Vary", vary + ", Accept-Encoding") }
+        } else {
+            response.headers.add("Vary", "Accept-Encoding")
+        }
         guard response.body.count >= Self.minimumSize, !response.headers.contains("Content-Encoding"),
             let coding = lastHeader.preferred(request.headers["Accept-Encoding"])
         else { return response }

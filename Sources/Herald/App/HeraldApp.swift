@@ -24,6 +24,10 @@ public final class HeraldApp: Sendable {
     let resumablePaths: [String]
     /// Where absolute links point; tell it the port once the server listens.
     public let site: SiteAddress
+    /// Shared pages, one copy per page and interface language (its counts, for tests and metrics).
+    let pageCache: PageCache
+    /// The interface's words in each language.
+    let catalogs: MessageCatalogs
 
     public init(configuration: Configuration, log: Logger) throws {
         self.configuration = configuration
@@ -130,6 +134,8 @@ public final class HeraldApp: Sendable {
         // One encoder for the page cache's templates and for everything compressed per response.
         let pageEncoder = PageEncoder()
         let pageCache = PageCache(database: database, encoder: pageEncoder)
+        self.pageCache = pageCache
+        catalogs = views.catalogs
         ArticlesController(pages: pages, page: articlePage, views: views, cache: pageCache)
             .addRoutes(to: &router)
         resumable.register(on: &router, intents: intents, hashingPool: hashingPool)
@@ -174,6 +180,7 @@ public final class HeraldApp: Sendable {
         .addRoutes(to: &router)
         ReplyMailController(replyMail: replyMail, views: views).addRoutes(to: &router)
         IntentController(intents: intents).addRoutes(to: &router)
+        LanguageController(accounts: accounts).addRoutes(to: &router)
         FeedController(pages: pages, views: views, cache: pageCache, site: site).addRoutes(to: &router)
         StaticController(files: try StaticFiles(root: configuration.publicDirectory)).addRoutes(to: &router)
 
@@ -206,9 +213,13 @@ public final class HeraldApp: Sendable {
                     ? "max-age=31536000; includeSubDomains" : nil),
             // Outside the error pages, so that they too go out compressed.
             Compression(encoder: pageEncoder),
+            LanguageHeaders(),
             ErrorPages(log: log) { error, request, context in
-                // The page's script asks for JSON: it shows the message next to the form.
-                if request.prefersJSON { return .json(["error": error.message], status: error.status) }
+                // The page's script asks for JSON: it shows the message next to the form (in the
+                // reader's language; the key stays `error`).
+                if request.prefersJSON {
+                    return .json(["error": context.messages.translated(error.message)], status: error.status)
+                }
                 // A page that is not there offers the latest articles (a database that fails here
                 // still gets its page, without them).
                 let latest = error.status == .notFound ? ((try? pages.latest(5)) ?? []) : []
@@ -219,6 +230,7 @@ public final class HeraldApp: Sendable {
             ClientInfo(
                 trustProxy: configuration.trustForwardedProto,
                 servedOverHTTPS: configuration.baseURL?.hasPrefix("https://") ?? false),
+            LanguageNegotiation(catalogs: views.catalogs),
             SessionMiddleware(accounts: accounts) { error, request, context in
                 // What the POST carried that a person typed comes back to copy: text is never dropped.
                 let form = try? request.form()
@@ -239,7 +251,7 @@ public final class HeraldApp: Sendable {
         responder = Application(
             middleware: middleware.compactMap { $0 }, router: router,
             largeBodyClient: { largeBodySenders.client(for: $0) }
-        ) { _ in RequestContext() }
+        ) { [siteMessages = views.catalogs.siteMessages] _ in RequestContext(messages: siteMessages) }
     }
 
     /// Paths whose last segment is a mailed secret, never written to the access log.

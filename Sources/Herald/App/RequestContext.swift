@@ -22,7 +22,29 @@ public struct RequestContext: Sendable {
     /// The page asked for (path and query), for the header's "Log in" and "Register" links.
     public var requestTarget = "/"
 
+    /// The interface language (`LanguageNegotiation`) and its messages.
+    public private(set) var language: InterfaceLanguage = .english
+    public private(set) var messages: Messages = .keysOnly
+
     public init() {}
+
+    /// Starts a request in the site's language, before `LanguageNegotiation` reads the reader's.
+    init(messages: Messages) {
+        use(messages)
+    }
+
+    mutating func use(_ messages: Messages) {
+        self.messages = messages
+        language = messages.language
+    }
+
+    /// The text of `key` in the request's language.
+    public func text(_ key: String) -> String { messages[key] }
+
+    /// The text of `key` with its `{placeholders}` filled, in the request's language.
+    public func text(_ key: String, _ values: KeyValuePairs<String, String>) -> String {
+        messages.format(key, values)
+    }
 
     public var readerName: String? { user?.username }
 }

@@ -24,6 +24,7 @@ struct ResumableActions: Sendable {
         "/mail/unsubscribe/:token":
             "its token is the proof: mail providers post it without cookies (RFC 8058 one-click), and it only turns reply mail off",
         "/editor/preview": "it changes nothing: the editor's script asks it for a live preview of the text",
+        "/language": "it needs no login: anyone may choose the interface's language",
     ]
 
     /// Adds each action's POST route: a logged-in reader's POST is performed, an anonymous one

@@ -19,9 +19,10 @@ struct AccountSettingsController: Sendable {
             .init(
                 ResumableAction<EmailInput>(
                     name: .changeEmail, path: "/account/email", hashesPassword: true,
-                    describe: { input in
+                    describe: { input, messages in
                         input.email.isEmpty
-                            ? "remove your email address" : "change your email address to “\(input.email.prefix(254))”"
+                            ? messages["action_remove_email"]
+                            : messages.format("action_change_email", ["email": String(input.email.prefix(254))])
                     },
                     returnPath: { _ in "/account#email" },
                     perform: { input, user, context, _ in try changeEmail(input, of: user, &context) },
@@ -36,25 +37,25 @@ struct AccountSettingsController: Sendable {
             .init(
                 ResumableAction<NoInput>(
                     name: .endOtherSessions, path: "/account/sessions/end-others",
-                    describe: { _ in "log out everywhere else" }, returnPath: { _ in "/account" },
+                    describe: { _, messages in messages["action_end_other_sessions"] }, returnPath: { _ in "/account" },
                     perform: { _, user, context, _ in try endOtherSessions(of: user, &context) })),
             .init(
                 ResumableAction<ReplyMailInput>(
                     name: .replyMail, path: ReplyMailPaths.setting,
-                    describe: { input in
-                        input.on
-                            ? "turn on mail about replies to your comments" : "stop mail about replies to your comments"
+                    describe: { input, messages in
+                        messages[input.on ? "action_reply_mail_on" : "action_reply_mail_off"]
                     },
                     returnPath: { _ in ReplyMailPaths.section },
                     perform: { input, user, context, _ in try setReplyMail(input, of: user, &context) })),
             .init(
                 retype(
-                    PasswordChangeInput.self, .changePassword, "/account/password", "change your password", "password"
+                    PasswordChangeInput.self, .changePassword, "/account/password", "action_change_password", "password"
                 ) {
                     input, user, context in try changePassword(input, of: user, &context)
                 }),
             .init(
-                retype(AccountDeletionInput.self, .deleteAccount, "/account/delete", "delete your account", "delete") {
+                retype(AccountDeletionInput.self, .deleteAccount, "/account/delete", "action_delete_account", "delete")
+                {
                     input, user, context in try delete(input, of: user, &context)
                 }),
         ]
@@ -117,15 +118,15 @@ struct AccountSettingsController: Sendable {
     /// reader lands on the form again, asked to type it once more. Its password is hashed when it
     /// is performed, so it is answered on the hashing pool.
     private func retype<Input: ResumableInput>(
-        _ input: Input.Type, _ name: ResumableActionName, _ path: String, _ what: String, _ anchor: String,
+        _ input: Input.Type, _ name: ResumableActionName, _ path: String, _ whatKey: String, _ anchor: String,
         perform: @escaping @Sendable (Input, User, inout RequestContext) throws -> Response
     ) -> ResumableAction<Input> {
         ResumableAction(
-            name: name, path: path, hashesPassword: true, describe: { _ in what },
+            name: name, path: path, hashesPassword: true, describe: { _, messages in messages[whatKey] },
             returnPath: { _ in "/account#\(anchor)" },
             perform: { input, user, context, _ in try perform(input, user, &context) },
             formAgain: { _, _, context in
-                context.nextFlash = "You are logged in. For your safety, please type your password again to \(what)."
+                context.nextFlash = context.text("flash_retype_password", ["action": context.text(whatKey)])
                 return .redirect(to: "/account#\(anchor)")
             }, performedAfterLogin: false)
     }
@@ -180,7 +181,7 @@ struct AccountSettingsController: Sendable {
                 user, context, errors: ["password": problems.joined(separator: " ")], status: .unprocessableContent)
         case .throttled(let seconds):
             throw AccountsController.throttled(
-                seconds, "Too many wrong passwords for this account or from your network.")
+                seconds, "Too many wrong passwords for this account or from your network.", context.messages)
         }
     }
 
@@ -200,15 +201,20 @@ struct AccountSettingsController: Sendable {
             canSendMail: emailMail != nil)
         {
         case .requested(let email, let link):
-            if let link { emailMail?.sendLink(to: link.email, username: link.username, token: link.token) }
-            context.nextFlash = Self.checkYourInbox(email)
+            if let link {
+                emailMail?.sendLink(
+                    to: link.email, username: link.username, token: link.token, messages: context.messages)
+            }
+            context.nextFlash = context.text("flash_check_inbox", ["email": email])
             return .redirect(to: "/account")
         case .removed(let previous):
-            if let previous { emailMail?.sendRemovedNotice(to: previous, username: user.username) }
+            if let previous {
+                emailMail?.sendRemovedNotice(to: previous, username: user.username, messages: context.messages)
+            }
             context.nextFlash = "Your account has no email address now."
             return .redirect(to: "/account")
         case .unchanged(let email):
-            context.nextFlash = "Your email address stays \(email)."
+            context.nextFlash = context.text("flash_email_stays", ["email": email])
             return .redirect(to: "/account")
         case .invalid:
             return try refused("That does not look like an email address (name@example.com). Please check it.")
@@ -222,10 +228,10 @@ struct AccountSettingsController: Sendable {
                     + "You can still remove your address: leave the field empty.")
         case .throttled(let seconds):
             throw AccountsController.throttled(
-                seconds, "Too many wrong passwords for this account or from your network.")
+                seconds, "Too many wrong passwords for this account or from your network.", context.messages)
         case .tooManyRequests(let seconds):
             throw AccountsController.throttled(
-                seconds, "Too many email changes were asked for this account or for that address.")
+                seconds, "Too many email changes were asked for this account or for that address.", context.messages)
         }
     }
 
@@ -281,7 +287,7 @@ struct AccountSettingsController: Sendable {
                 status: .unprocessableContent)
         case .throttled(let seconds):
             throw AccountsController.throttled(
-                seconds, "Too many wrong passwords for this account or from your network.")
+                seconds, "Too many wrong passwords for this account or from your network.", context.messages)
         }
     }
 }

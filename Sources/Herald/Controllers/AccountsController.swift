@@ -41,7 +41,8 @@ struct AccountsController: Sendable {
                 .login, request: request, context: context, next: next, username: username,
                 errors: ["That username and password do not match. Please try again."], status: .unprocessableContent)
         case .throttled(let seconds):
-            throw Self.throttled(seconds, "Too many failed logins for this account or from your network.")
+            throw Self.throttled(
+                seconds, "Too many failed logins for this account or from your network.", context.messages)
         case .suspended(let ban):
             return try afterLogin.suspended(ban, request, context)
         }
@@ -51,7 +52,9 @@ struct AccountsController: Sendable {
         let (username, password, next) = try credentials(request)
         let email = try request.form()["email"]
         switch try accounts.register(
-            username: username, password: password, email: email, address: context.clientAddress)
+            username: username, password: password, email: email, address: context.clientAddress,
+            // The language they registered in: mail sent to them later is written in it.
+            language: context.language.rawValue)
         {
         case .registered(let user, let token):
             return try afterLogin.complete(request, &context, user: user, sessionToken: token, next: next)
@@ -62,13 +65,13 @@ struct AccountsController: Sendable {
         case .usernameTaken:
             return try page(
                 .register, request: request, context: context, next: next, username: username, email: email,
-                errors: ["The username “\(username)” is already taken. Please choose another."], status: .conflict)
+                errors: [context.text("error_username_taken", ["name": username])], status: .conflict)
         case .emailTaken:
             return try page(
                 .register, request: request, context: context, next: next, username: username, email: email,
                 errors: ["Another account already uses that email address."], status: .conflict)
         case .throttled(let seconds):
-            throw Self.throttled(seconds, "Too many accounts were created from your network.")
+            throw Self.throttled(seconds, "Too many accounts were created from your network.", context.messages)
         }
     }
 
@@ -93,9 +96,15 @@ struct AccountsController: Sendable {
         return try views.page(page, title: kind == .login ? "Log in" : "Register", context: context, status: status)
     }
 
-    static func throttled(_ seconds: Int, _ reason: String) -> HTTPError {
+    /// A 429 saying why (an English reason, shown in the reader's language when the catalog has
+    /// it) and how long to wait, in the request's language.
+    static func throttled(_ seconds: Int, _ reason: String, _ messages: Messages) -> HTTPError {
         let minutes = (seconds + 59) / 60
-        let wait = minutes <= 1 ? "a minute" : "\(minutes) minutes"
-        return .tooManyRequests(retryAfter: seconds, "\(reason) Please try again in \(wait).")
+        let wait =
+            minutes <= 1
+            ? messages["error_try_again_in_a_minute"]
+            : messages.format("error_try_again_in_minutes", ["minutes": String(minutes)])
+        return .tooManyRequests(
+            retryAfter: seconds, messages.translated(reason) + (messages.language == .english ? " " : "") + wait)
     }
 }

@@ -76,12 +76,13 @@ struct ArticlesController: Sendable {
     ) throws -> Response {
         let base = section.map { SectionPaths.section($0.slug) } ?? "/"
         let page = FrontPage(articles: items, page: number, hasOlder: hasOlder, section: section)
-        let heading = section?.name ?? "Latest news"
-        let title = number == 1 ? heading : "\(heading), page \(number)"
+        let heading = section?.name ?? context.text("latest_news")
+        let title = number == 1 ? heading : context.text("title_page", ["title": heading, "page": String(number)])
         let path = number == 1 ? base : "\(base)?page=\(number)"
         let meta = Views.PageMeta(
-            description: section.map { "The latest \($0.name) news from \(views.site.name)." }
-                ?? views.site.description,
+            description: section.map {
+                context.text("section_description", ["section": $0.name, "site": views.site.name])
+            } ?? views.site.description,
             canonicalPath: path, openGraph: [("og:type", "website"), ("og:title", title), ("og:url", path)])
         return try views.page(page, title: title, context: context, meta: meta)
     }

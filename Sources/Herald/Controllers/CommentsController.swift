@@ -79,9 +79,9 @@ struct CommentsController: Sendable {
     var deleteAction: ResumableAction<CommentReference> {
         ResumableAction(
             name: .deleteComment, path: "/comments/:id/delete",
-            describe: { input in
+            describe: { input, messages in
                 guard try comments.articleSlug(ofComment: input.id) != nil else { throw Self.noSuchComment }
-                return "delete your comment"
+                return messages["action_delete_comment"]
             },
             returnPath: { input in
                 ((try? comments.articleSlug(ofComment: input.id)) ?? nil).map(ArticlePaths.article) ?? "/"
@@ -92,9 +92,9 @@ struct CommentsController: Sendable {
     var editAction: ResumableAction<CommentEdit> {
         ResumableAction(
             name: .editComment, path: "/comments/:id/edit",
-            describe: { input in
+            describe: { input, messages in
                 guard try comments.articleSlug(ofComment: input.id) != nil else { throw Self.noSuchComment }
-                return "save your edited comment: “\(Comments.preview(input.body))”"
+                return messages.format("action_edit_comment", ["text": Comments.preview(input.body)])
             },
             returnPath: { CommentPaths.edit($0.id) },
             perform: { input, user, context, _ in try saveEdit(input, by: user, &context) },
@@ -110,18 +110,19 @@ struct CommentsController: Sendable {
         switch try comments.post(input.body, on: input.slug, replyingTo: input.parent, by: user.id) {
         case .posted(let id, let article, let commentsPage):
             if reply == .json { return try postedJSON(id, article, context) }
-            context.nextFlash =
-                input.isReply
-                ? "Your reply on “\(article.title)” is posted." : "Your comment on “\(article.title)” is posted."
+            context.nextFlash = context.text(
+                input.isReply ? "flash_reply_posted" : "flash_comment_posted", ["title": article.title])
             return .redirect(to: Comments.path(of: id, slug: article.slug, page: commentsPage))
         case .invalid(let article, let problem), .invalidParent(let article, let problem):
-            if reply == .json { return .json(["error": problem], status: .unprocessableContent) }
+            if reply == .json {
+                return .json(["error": context.messages.translated(problem)], status: .unprocessableContent)
+            }
             return try page.render(
                 article, context: context, draft: input.body, commentError: problem, status: .unprocessableContent)
         case .rateLimited(let wait, let perMinute):
             throw HTTPError.tooManyRequests(
                 retryAfter: wait,
-                "You are commenting faster than \(perMinute) comments a minute. Please wait \(wait) seconds and post again."
+                context.text("error_commenting_fast", ["limit": String(perMinute), "seconds": String(wait)])
             )
         case .noSuchArticle:
             throw ArticleRoutes.noSuchArticle
@@ -184,7 +185,7 @@ struct CommentsController: Sendable {
             shared: [
                 "csrf_token": .string(context.csrfToken),
                 "comment_action": .string(ArticlePaths.comments(article.slug)),
-            ])
+            ], context: context)
         return .json(PostedComment(id: id, parent: comment.parentID, html: html))
     }
 
@@ -248,10 +249,11 @@ struct CommentsController: Sendable {
         }
     }
 
-    private func describe(_ input: CommentInput) throws -> String {
+    private func describe(_ input: CommentInput, _ messages: Messages) throws -> String {
         guard let article = try pages.publishedArticle(input.slug) else { throw ArticleRoutes.noSuchArticle }
-        return
-            "post your \(input.isReply ? "reply" : "comment") on “\(article.title)”: “\(Comments.preview(input.body))”"
+        return messages.format(
+            input.isReply ? "action_reply" : "action_comment",
+            ["title": article.title, "text": Comments.preview(input.body)])
     }
 
     /// Before an anonymous comment is kept: the same rules as posting, so an empty or too long one

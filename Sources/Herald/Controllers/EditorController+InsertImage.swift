@@ -42,17 +42,17 @@ extension EditorController {
         ResumableAction(
             name: .insertImage, path: EditorPaths.insertImage, maxBodyBytes: Self.maximumBodyBytes,
             role: Self.editorsOnly,
-            describe: { input in
+            describe: { input, messages in
                 input.alt.isEmpty
-                    ? "insert an image into your article"
-                    : "insert the image “\(input.alt.prefix(80))” into your article"
+                    ? messages["action_insert_image"]
+                    : messages.format("action_insert_named_image", ["alt": String(input.alt.prefix(80))])
             },
             returnPath: { input in input.articleID.map(EditorPaths.article) ?? EditorPaths.newArticle },
             perform: { input, user, context, reply in try insertImage(input, by: user, &context, reply) },
             typedText: Self.typedText,
             formAgain: { input, _, context in
                 var shown = context
-                shown.flash = "The image was not inserted yet: choose it again and press Insert image."
+                shown.flash = context.text("flash_image_not_inserted_yet")
                 return try form(
                     input.submission, article: nil, context: shown,
                     formAction: input.articleID.map(EditorPaths.article) ?? EditorPaths.articles)

@@ -76,10 +76,10 @@ struct EditorController: Sendable {
         ResumableAction(
             name: .createArticle, path: EditorPaths.articles, maxBodyBytes: Self.maximumBodyBytes,
             role: Self.editorsOnly,
-            describe: { input in
+            describe: { input, messages in
                 let title = Self.shortTitle(input.submission.title)
-                let what = input.wantsPreview ? "preview your new article" : "save your new article"
-                return title.isEmpty ? what : "\(what) “\(title)”"
+                let key = input.wantsPreview ? "action_preview_new_article" : "action_create_article"
+                return title.isEmpty ? messages[key + "_untitled"] : messages.format(key, ["title": title])
             },
             returnPath: { _ in "/editor/articles/new" },
             perform: { input, user, context, _ in try create(input, by: user, &context) },
@@ -92,7 +92,9 @@ struct EditorController: Sendable {
         ResumableAction(
             name: .saveArticle, path: EditorPaths.articles + "/:id", maxBodyBytes: Self.maximumBodyBytes,
             role: Self.editorsOnly,
-            describe: { $0.wantsPreview ? "preview your changes to an article" : "save your changes to an article" },
+            describe: { input, messages in
+                messages[input.wantsPreview ? "action_preview_article" : "action_save_article"]
+            },
             returnPath: { input in input.id.map(EditorPaths.article) ?? "/editor" },
             perform: { input, user, context, _ in try save(input, by: user, &context) },
             typedText: Self.typedText, formAgain: formAgain)
@@ -209,7 +211,7 @@ struct EditorController: Sendable {
     ) throws -> Response {
         switch outcome {
         case .saved(let article, let before):
-            context.nextFlash = Self.flash(for: article, before: before, now: newsroom.now)
+            context.nextFlash = Self.flash(for: article, before: before, now: newsroom.now, context.messages)
             return .redirect(to: EditorPaths.article(article.id))
         case .invalid(let problems):
             return try form(
@@ -221,19 +223,24 @@ struct EditorController: Sendable {
         }
     }
 
-    private static func flash(for article: Article, before: ArticleState?, now: Int) -> String {
+    private static func flash(for article: Article, before: ArticleState?, now: Int, _ messages: Messages) -> String {
+        let title = article.title
         switch (before, article.state(at: now)) {
         case (.published, .draft), (.scheduled, .draft):
-            return "Unpublished: “\(article.title)” is a draft again, hidden from readers."
+            return messages.format("flash_unpublished", ["title": title])
         case (_, .draft):
-            return "Saved. “\(article.title)” is a draft: only editors can see it."
+            return messages.format("flash_saved_draft", ["title": title])
         case (.published, .published):
-            return "Saved. The published article shows your changes."
+            return messages["flash_saved_published"]
         case (_, .published):
-            return "Published: “\(article.title)” is on the front page."
+            return messages.format("flash_published", ["title": title])
         case (_, .scheduled):
-            return "Scheduled: “\(article.title)” will be published on \(DateText.long(article.publishedAt)) at "
-                + "\(DateText.timeOfDay(article.publishedAt)) UTC."
+            return messages.format(
+                "flash_scheduled",
+                [
+                    "title": title, "day": DateText.long(article.publishedAt, in: messages.language),
+                    "time": DateText.timeOfDay(article.publishedAt),
+                ])
         }
     }
 

@@ -28,14 +28,15 @@ struct EmailConfirmationController: Sendable {
         switch try accounts.confirmEmailChange(token: token) {
         case .changed(let user, let email, let previous):
             if let previous {
-                emailMail?.sendChangedNotice(to: previous, username: user.username, newAddress: email)
+                emailMail?.sendChangedNotice(
+                    to: previous, username: user.username, newAddress: email, messages: context.messages)
             }
             if context.user?.id == user.id {
-                context.nextFlash = "Your email address is now \(email)."
+                context.nextFlash = context.text("flash_email_now", ["email": email])
                 return .redirect(to: "/account")
             }
             // Another browser (a phone's mail app), or another account's: say it, and offer a login.
-            context.nextFlash = "The email address of “\(user.username)” is now \(email). You can log in."
+            context.nextFlash = context.text("flash_email_of_now", ["name": user.username, "email": email])
             return .redirect(to: "/login")
         case .taken(let email):
             throw HTTPError(

@@ -28,9 +28,9 @@ struct LikesController: Sendable {
     private func action(liked: Bool) -> ResumableAction<LikeInput> {
         ResumableAction(
             name: liked ? .like : .unlike, path: liked ? "/articles/:slug/like" : "/articles/:slug/unlike",
-            describe: { input in
+            describe: { input, messages in
                 guard let article = try pages.publishedArticle(input.slug) else { throw ArticleRoutes.noSuchArticle }
-                return "\(liked ? "like" : "unlike") “\(article.title)”"
+                return messages.format(liked ? "action_like" : "action_unlike", ["title": article.title])
             },
             returnPath: { ArticlePaths.article($0.slug) },
             perform: { input, user, context, reply in try change(input, liked: liked, by: user, &context, reply) })
@@ -44,11 +44,11 @@ struct LikesController: Sendable {
         switch try likes.change(input.slug, liked: liked, by: user.id) {
         case .liked(let article):
             if reply == .json { return .json(LikeState(liked: true, count: article.count)) }
-            context.nextFlash = "You liked “\(article.title)”."
+            context.nextFlash = context.text("flash_liked", ["title": article.title])
             return .redirect(to: ArticlePaths.likeControl(article.slug))
         case .unliked(let article):
             if reply == .json { return .json(LikeState(liked: false, count: article.count)) }
-            context.nextFlash = "You no longer like “\(article.title)”."
+            context.nextFlash = context.text("flash_unliked", ["title": article.title])
             return .redirect(to: ArticlePaths.likeControl(article.slug))
         case .noSuchArticle:
             throw ArticleRoutes.noSuchArticle

@@ -51,7 +51,7 @@ struct LoginLinkController: Sendable {
             intent: afterLogin.intents.pendingCookie(request, context))
         {
         case .requested(let token, let address, let username):
-            mail.send(to: address, username: username, token: token)
+            mail.send(to: address, username: username, token: token, messages: context.messages)
             context.nextFlash = Self.sentMessage
             return .redirect(to: LoginLinkPaths.ask)
         case .invalidAddress:
@@ -60,7 +60,8 @@ struct LoginLinkController: Sendable {
                 status: .unprocessableContent)
         case .throttled(let seconds):
             throw AccountsController.throttled(
-                seconds, "Too many sign-in links were asked for from your network or for that address.")
+                seconds, "Too many sign-in links were asked for from your network or for that address.",
+                context.messages)
         }
     }
 
@@ -75,7 +76,7 @@ struct LoginLinkController: Sendable {
             carried: isThisBrowser(link, request, context)
                 ? nil
                 : try link.intent.flatMap {
-                    try afterLogin.intents.describeCarried($0)?.what
+                    try afterLogin.intents.describeCarried($0, messages: context.messages)?.what
                 }, chosen: chosen, errors: errors)
         let title = account == nil ? "Create your account" : "Log in"
         return try views.page(page, title: title, context: context, status: status)
@@ -97,7 +98,7 @@ struct LoginLinkController: Sendable {
                     next = LoginLinkPaths.confirm(token)
                 }
             }
-            context.nextFlash = "You are logged in as \(user.username)."
+            context.nextFlash = context.text("flash_logged_in_as", ["name": user.username])
             return try afterLogin.complete(request, &context, user: user, sessionToken: sessionToken, next: next)
         case .invalidName(let problems):
             return try openPage(request, context, chosen: chosen ?? "", errors: problems, status: .unprocessableContent)
@@ -115,7 +116,8 @@ struct LoginLinkController: Sendable {
     private func confirmPage(_ request: Request, _ context: RequestContext) throws -> Response {
         let token = request.parameters["token"] ?? ""
         guard let carried = try accounts.carriedAction(token, for: context.signedIn(), take: false),
-            let intent = carried.intent, let (what, typed) = try afterLogin.intents.describeCarried(intent)
+            let intent = carried.intent,
+            let (what, typed) = try afterLogin.intents.describeCarried(intent, messages: context.messages)
         else { throw Self.nothingCarried }
         let page = CarriedActionPage(token: token, what: what, texts: typed)
         return try views.page(page, title: "Do what you started?", context: context)

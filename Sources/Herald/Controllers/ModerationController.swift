@@ -15,26 +15,27 @@ struct ModerationController: Sendable {
             .init(
                 ResumableAction<ReportInput>(
                     name: .reportComment, path: "/comments/:id/report",
-                    describe: { input in
+                    describe: { input, messages in
                         guard try moderation.visibleArticleSlug(ofComment: input.id) != nil else {
                             throw Self.noSuchComment
                         }
                         return Moderation.Reason(rawValue: input.reason).map {
-                            "report a comment as “\($0.label.lowercased())”"
-                        } ?? "report a comment"
+                            messages.format("action_report_as", ["reason": messages[$0.messageKey].lowercased()])
+                        } ?? messages["action_report"]
                     },
                     returnPath: { commentPath($0.id) },
                     perform: { input, user, context, _ in try report(input, by: user, &context) })),
             .init(
-                commentAction(.hideComment, "/comments/:id/hide", "hide a comment") { input, user, context in
+                commentAction(.hideComment, "/comments/:id/hide", "action_hide_comment") { input, user, context in
                     try setHidden(true, input, by: user, &context)
                 }),
             .init(
-                commentAction(.restoreComment, "/comments/:id/restore", "restore a comment") { input, user, context in
+                commentAction(.restoreComment, "/comments/:id/restore", "action_restore_comment") {
+                    input, user, context in
                     try setHidden(false, input, by: user, &context)
                 }),
             .init(
-                commentAction(.dismissReports, "/comments/:id/dismiss", "dismiss the reports on a comment") {
+                commentAction(.dismissReports, "/comments/:id/dismiss", "action_dismiss_reports") {
                     input, user, context in try dismiss(input, by: user, &context)
                 }),
             .init(userAction(.banUser, "/users/:name/ban", banned: true)),
@@ -110,18 +111,21 @@ struct ModerationController: Sendable {
         } ?? "/"
     }
 
-    /// " with the note “…”", naming what the action records, for its description.
-    private static func withNote(_ note: String) -> String {
+    /// `what`, then " with the note “…”" (「，備註：「…」」), naming what the action records.
+    private static func withNote(_ what: String, _ note: String, _ messages: Messages) -> String {
         let line = note.singleLine
-        return line.isEmpty ? "" : " with the note “\(line.count > 80 ? String(line.prefix(79)) + "…" : line)”"
+        guard !line.isEmpty else { return what }
+        let shown = line.count > 80 ? String(line.prefix(79)) + "…" : line
+        return what + (messages.language == .english ? " " : "") + messages.format("action_with_note", ["note": shown])
     }
 
     private func commentAction(
-        _ name: ResumableActionName, _ path: String, _ what: String,
+        _ name: ResumableActionName, _ path: String, _ whatKey: String,
         perform: @escaping @Sendable (CommentModeration, User, inout RequestContext) throws -> Response
     ) -> ResumableAction<CommentModeration> {
         ResumableAction(
-            name: name, path: path, role: Self.moderatorsOnly, describe: { what + Self.withNote($0.note) },
+            name: name, path: path, role: Self.moderatorsOnly,
+            describe: { input, messages in Self.withNote(messages[whatKey], input.note, messages) },
             returnPath: { $0.back ?? "/moderation" },
             perform: { input, user, context, _ in try perform(input, user, &context) })
     }
@@ -131,12 +135,15 @@ struct ModerationController: Sendable {
     {
         var action = ResumableAction<AccountModeration>(
             name: name, path: path, role: Self.moderatorsOnly,
-            describe: { input in
-                let who = "“\(input.username.prefix(64))”"
-                guard banned else { return "unban \(who)" + Self.withNote(input.note) }
+            describe: { input, messages in
                 // Every value the ban sets: its length, its reason, the comments it hides.
-                return "ban \(who)" + (input.length.map { " " + $0.words } ?? "")
-                    + (input.hideComments ? " and hide all their comments" : "") + Self.withNote(input.note)
+                let length = input.length.map { messages["ban_for_" + $0.rawValue] } ?? ""
+                let who = ["name": String(input.username.prefix(64)), "length": length]
+                let what =
+                    banned
+                    ? messages.format(input.hideComments ? "action_ban_and_hide" : "action_ban", who)
+                    : messages.format("action_unban", who)
+                return Self.withNote(what, input.note, messages)
             },
             returnPath: { $0.back ?? "/moderation" },
             perform: { input, user, context, _ in try setBanned(banned, input, by: user, &context) })
@@ -244,14 +251,18 @@ struct ModerationController: Sendable {
         {
         case .banned(let hidden, let until):
             context.nextFlash =
-                "“\(name)” is banned \(BanText.length(until: until)): logged out everywhere and unable to log in."
-                + (hidden > 0 ? " \(hidden) comment\(hidden == 1 ? " is" : "s are") hidden." : "")
+                context.text("flash_banned", ["name": name, "length": BanText.length(until: until, context.messages)])
+                + (hidden > 0
+                    ? (context.language == .english ? " " : "")
+                        + context.text(
+                            hidden == 1 ? "flash_banned_hidden_one" : "flash_banned_hidden", ["count": String(hidden)])
+                    : "")
         case .reasonRequired:
             return try banPage(input, Self.reasonRequired, context)
         case .unbanned:
-            context.nextFlash = "“\(name)” may log in again."
+            context.nextFlash = context.text("flash_unbanned", ["name": name])
         case .unchanged:
-            context.nextFlash = banned ? "“\(name)” was already banned." : "“\(name)” was not banned."
+            context.nextFlash = context.text(banned ? "flash_already_banned" : "flash_not_banned", ["name": name])
         case .noSuchUser:
             throw Self.noSuchUser
         case .cannotBanAdmin:

@@ -33,7 +33,9 @@ struct PasswordResetController: Sendable {
         let email = try request.form()["email"] ?? ""
         switch try accounts.requestPasswordReset(email: email, address: context.clientAddress) {
         case .requested(let link):
-            if let link { resetMail.send(to: link.email, username: link.username, token: link.token) }
+            if let link {
+                resetMail.send(to: link.email, username: link.username, token: link.token, messages: context.messages)
+            }
             context.nextFlash = Self.sentMessage
             return .redirect(to: "/password/forgot")
         case .invalidAddress:
@@ -42,7 +44,7 @@ struct PasswordResetController: Sendable {
                 status: .unprocessableContent)
         case .throttled(let seconds):
             throw AccountsController.throttled(
-                seconds, "Too many reset links were asked for from your network or for that address.")
+                seconds, "Too many reset links were asked for from your network or for that address.", context.messages)
         }
     }
 

@@ -28,7 +28,7 @@ struct ReplyMailController: Sendable {
         guard let subscriber = try replyMail.subscriber(token: token) else { throw Self.noSuchLink }
         return try views.page(
             UnsubscribePage(token: token, username: subscriber.username, done: !subscriber.isOn),
-            title: subscriber.isOn ? "Stop mail about replies" : "Unsubscribed", context: context)
+            title: context.text(subscriber.isOn ? "title_unsubscribe" : "title_unsubscribed"), context: context)
     }
 
     func unsubscribe(_ request: Request, _ context: RequestContext) throws -> Response {

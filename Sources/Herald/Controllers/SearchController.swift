@@ -24,7 +24,10 @@ struct SearchController: Sendable {
         case .results(let results, let hasMore, let matches, let orMore):
             let page = SearchPage(
                 query: query, results: results, page: number, hasMore: hasMore, matches: matches, orMore: orMore)
-            let title = "Search: \(query)" + (number > 1 ? ", page \(number)" : "")
+            let title =
+                number > 1
+                ? context.text("title_search_page", ["query": query, "page": String(number)])
+                : context.text("title_search", ["query": query])
             return try views.page(page, title: title, context: context)
         }
     }

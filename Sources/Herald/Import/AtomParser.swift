@@ -43,6 +43,7 @@ final class AtomParser: XMLFeedHandler {
         fields.section = term.map(FeedEntryFields.section(from:)) ?? ""
         // `updated` is required by Atom, `published` optional; the publication date is the one readers expect.
         fields.date = (child("published", of: entry) ?? child("updated", of: entry))?.text
+        fields.language = entry.attributes["xml:lang"] ?? entry.attributes["lang"]
         return try fields.article(
             idNames: "id or alternate link", dateNames: "published or updated", parseDate: FeedDate.rfc3339)
     }

@@ -15,6 +15,8 @@ struct FeedEntryFields {
     var link = ""
     /// The date as written; parsed by `article` with the format's own parser.
     var date: String?
+    /// The language the entry (or its feed) says it is written in; kept when it is a BCP 47 tag.
+    var language: String?
 
     /// Summaries are teasers; a feed that puts a whole article in one is cut like a missing one.
     static let maximumSummaryCharacters = 500
@@ -56,7 +58,8 @@ struct FeedEntryFields {
             : Self.excerpt(of: summary, limit: Self.maximumSummaryCharacters)
         return IncomingArticle(
             sourceID: id, title: title, summary: cutSummary, body: fullBody, author: author, section: section,
-            publishedAt: publishedAt, originalURL: OriginalURL.checked(link))
+            publishedAt: publishedAt, originalURL: OriginalURL.checked(link),
+            language: LanguageTag.validated(language))
     }
 
     /// The text on one line, and if longer than `limit` characters, cut at the last word boundary

@@ -28,7 +28,10 @@ enum JSONFeedParser {
         for (offset, value) in items.enumerated() {
             let position = "item \(offset + 1)"
             guard let item = value as? [String: Any] else { throw FeedIssue("\(position) is not an object") }
-            articles.append(try article(from: item, position: position, feedAuthor: feedAuthor))
+            var article = try article(from: item, position: position, feedAuthor: feedAuthor)
+            // JSON Feed 1.1: `language` on the item, else on the feed.
+            article.language = LanguageTag.validated(item["language"] as? String ?? feed["language"] as? String)
+            articles.append(article)
         }
         return articles
     }

@@ -8,15 +8,26 @@ final class RSSParser: XMLFeedHandler {
 
     let recordDepth = 2
     private var articles: [IncomingArticle] = []
+    /// `channel/language`: what every item without its own `dc:language` is written in.
+    private var channelLanguage: String?
 
     func handle(_ element: FeedXMLElement, parent: String) throws(FeedIssue) {
+        if parent == "channel", element.name == "language", element.namespace.isEmpty {
+            channelLanguage = LanguageTag.validated(element.text)
+            return
+        }
         guard parent == "channel", element.name == "item", element.namespace.isEmpty else { return }
         guard articles.count < FeedParser.maximumEntries else { throw FeedIssue.tooManyEntries }
         articles.append(try Self.article(from: element, number: articles.count + 1))
     }
 
     func finish() throws(FeedIssue) -> [IncomingArticle] {
-        articles
+        // The channel's language may come after its items.
+        articles.map { article in
+            var article = article
+            if article.language == nil { article.language = channelLanguage }
+            return article
+        }
     }
 
     private static func article(from item: FeedXMLElement, number: Int) throws(FeedIssue) -> IncomingArticle {
@@ -44,6 +55,7 @@ final class RSSParser: XMLFeedHandler {
             ?? item.first("creator", in: dublinCoreNamespace).map { HTMLText.singleLine($0.text) } ?? ""
         fields.section = core("category", of: item).map { FeedEntryFields.section(from: $0.text) } ?? ""
         fields.date = (core("pubDate", of: item) ?? item.first("date", in: dublinCoreNamespace))?.text
+        fields.language = item.first("language", in: dublinCoreNamespace)?.text
         // dc:date is ISO 8601, and some feeds write pubDate that way too.
         return try fields.article(idNames: "guid or link", dateNames: "pubDate or dc:date") {
             FeedDate.rfc822($0) ?? FeedDate.rfc3339($0)

@@ -41,10 +41,12 @@ struct AfterLogin: Sendable {
     /// action dropped), with what the reader had typed into it shown back to copy. Says until
     /// when, so the reader knows whether to wait.
     func suspended(_ ban: User.Ban, _ request: Request, _ context: RequestContext) throws -> Response {
-        var message =
-            "This account is suspended \(BanText.length(until: ban.until)): a moderator has banned it, so it cannot log in."
+        var message = context.text(
+            "msg_suspended_cannot_log_in", ["length": BanText.length(until: ban.until, context.messages)])
         let texts = try intents.pendingText(request, context)
-        if !texts.isEmpty { message += " What you had started was not done; here is what you wrote." }
+        if !texts.isEmpty {
+            message += (context.language == .english ? " " : "") + context.text("msg_started_not_done")
+        }
         var response = returnedTextPage(message, .forbidden, texts, context)
         try intents.discard(request, context)
         response.expireCookie(.intent, sentIn: request, secure: context.isSecure)

@@ -91,7 +91,7 @@ final class PendingActions: Sendable {
     private func capture(_ action: AnyResumableAction, _ sent: KeptForm, _ request: Request, _ context: RequestContext)
         throws -> Response
     {
-        _ = try action.describe(sent)  // 404 for an unknown target: nothing is stored
+        _ = try action.describe(sent, context.messages)  // 404 for an unknown target: nothing is stored
         var form: KeptForm
         switch try action.check(sent, context) {
         case .keep(let checked): form = checked
@@ -221,7 +221,7 @@ final class PendingActions: Sendable {
 
     /// What a carried intent (a signed cookie value that came with a link) will do, and what was
     /// typed into it, shown in full before the reader confirms it; nil when it is void.
-    func describeCarried(_ cookie: String) throws -> (
+    func describeCarried(_ cookie: String, messages: Messages) throws -> (
         what: String, typed: [(label: String, name: String, text: String)]
     )? {
         guard case .success(let intent) = codec.decode(cookie, now: clock.now()),
@@ -232,7 +232,7 @@ final class PendingActions: Sendable {
         if let id = intent.parked {
             form.fields = try parking.peek(id, browser: browser, now: clock.now())?.fields ?? []
         }
-        guard let what = try? action.describe(form) else { return nil }
+        guard let what = try? action.describe(form, messages) else { return nil }
         return (what, action.typed(in: form))
     }
 
@@ -263,6 +263,24 @@ final class PendingActions: Sendable {
     struct Description: Sendable, Equatable {
         let text: String
         let cancelLabel: String
+        /// The pages' lines naming it, in the request's language: the login page's ("Log in to
+        /// like “Title”."), the register page's, its link to log in, the reset page's, the
+        /// sign-in-link page's.
+        let loginLine: String
+        let registerLine: String
+        let loginLinkLine: String
+        let resetLine: String
+        let linkLine: String
+
+        init(text: String, cancelLabel: String, messages: Messages) {
+            self.text = text
+            self.cancelLabel = cancelLabel
+            loginLine = messages.format("pending_log_in", ["action": text])
+            registerLine = messages.format("pending_register", ["action": text])
+            loginLinkLine = messages.format("pending_log_in_link", ["action": text])
+            resetLine = messages.format("pending_reset", ["action": text])
+            linkLine = messages.format("pending_login_link", ["action": text])
+        }
     }
 
     /// What is pending in this browser, for the login, register and reset pages; nil when
@@ -274,8 +292,9 @@ final class PendingActions: Sendable {
             // A parked form is looked at, not taken (its file is not read).
             form.fields = try parking.peek(id, browser: browser, now: clock.now())?.fields ?? []
         }
-        guard let text = try? action.describe(form) else { return nil }
-        return Description(text: text, cancelLabel: action.name.cancelLabel)
+        guard let text = try? action.describe(form, context.messages) else { return nil }
+        return Description(
+            text: text, cancelLabel: context.text("cancel_" + action.name.messageKey), messages: context.messages)
     }
 
     /// Where `POST /intent/cancel` returns: the pending action's return path, or the front page.

@@ -69,7 +69,8 @@ struct ResumableAction<Input: ResumableInput>: Sendable {
     /// What it will do, in words for the login page ("like “Title”"), naming every value it
     /// changes. Throws the 404 of a target that does not exist (nothing is captured then); a target
     /// readers may not see (a draft) is described the same generic way as a missing one.
-    let describe: @Sendable (Input) throws -> String
+    /// Written in the request's language (`Messages`).
+    let describe: @Sendable (Input, Messages) throws -> String
     /// Where the reader lands after cancelling it (and where a refused one points).
     let returnPath: @Sendable (Input) -> String
     /// Before capture: the action's own rules, so that nothing is kept that could never be done.
@@ -99,7 +100,7 @@ struct AnyResumableAction: Sendable {
     let typedText: [(field: String, label: String)]
     let performedAfterLogin: Bool
     let hasFormAgain: Bool
-    let describe: @Sendable (KeptForm) throws -> String
+    let describe: @Sendable (KeptForm, Messages) throws -> String
     let returnPath: @Sendable (KeptForm) throws -> String
     let check: @Sendable (KeptForm, RequestContext) throws -> Capture
     let perform: @Sendable (KeptForm, User, inout RequestContext, Reply) throws -> Response
@@ -117,7 +118,7 @@ struct AnyResumableAction: Sendable {
         typedText = action.typedText
         performedAfterLogin = action.performedAfterLogin
         hasFormAgain = action.formAgain != nil
-        describe = { form in try action.describe(Input(form)) }
+        describe = { form, messages in try action.describe(Input(form), messages) }
         returnPath = { form in action.returnPath(try Input(form)) }
         check = { form, context in try action.check(Input(form), form, context) }
         perform = { form, user, context, reply in try action.perform(Input(form), user, &context, reply) }

@@ -23,28 +23,8 @@ enum ResumableActionName: String, Sendable, CaseIterable {
 }
 
 extension ResumableActionName {
-    /// The login page's button that drops the pending action, naming what it cancels ("Cancel
-    /// the like"): the description itself ("like “Title”") does not read as a button.
-    var cancelLabel: String {
-        switch self {
-        case .like: "Cancel the like"
-        case .unlike: "Cancel the unlike"
-        case .comment: "Cancel the comment"
-        case .editComment: "Cancel the edit"
-        case .createArticle, .saveArticle: "Cancel the save"
-        case .insertImage: "Cancel inserting the image"
-        case .reportComment: "Cancel the report"
-        case .hideComment: "Cancel hiding the comment"
-        case .restoreComment: "Cancel restoring the comment"
-        case .dismissReports: "Cancel dismissing the reports"
-        case .banUser: "Cancel the ban"
-        case .unbanUser: "Cancel the unban"
-        case .deleteComment: "Cancel deleting the comment"
-        case .changeEmail: "Cancel the email change"
-        case .endOtherSessions: "Cancel logging out elsewhere"
-        case .replyMail: "Cancel the mail setting"
-        case .changePassword: "Cancel the password change"
-        case .deleteAccount: "Cancel deleting the account"
-        }
-    }
+    /// The key of its messages in the catalogs: `cancel_<key>` is the login page's button that drops
+    /// the pending action, naming what it cancels ("Cancel the like"): the description itself
+    /// ("like “Title”") does not read as a button.
+    var messageKey: String { rawValue.replacing("-", with: "_") }
 }

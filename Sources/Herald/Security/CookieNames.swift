@@ -14,6 +14,8 @@ enum HeraldCookie: String, Sendable, CaseIterable {
     /// action records (hashed) so that it is performed only in the browser that began it.
     case browser = "herald_csrf"
     case flash = "herald_flash"
+    /// The interface language the reader chose (`POST /language`), for a year.
+    case language = "herald_lang"
 
     static let securePrefix = "__Host-"
 

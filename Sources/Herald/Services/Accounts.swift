@@ -55,9 +55,9 @@ public final class Accounts: Sendable {
     }
 
     /// A new account; `email` is optional (empty or nil: none).
-    public func register(username: String, password: String, email: String? = nil, address: String) throws
-        -> RegistrationOutcome
-    {
+    public func register(
+        username: String, password: String, email: String? = nil, address: String, language: String? = nil
+    ) throws -> RegistrationOutcome {
         let now = clock.now()
         // Every attempt counts, so the form cannot be used to probe for taken names without limit.
         let perAddress = RateLimiter.Rule(
@@ -80,6 +80,7 @@ public final class Accounts: Sendable {
         guard let user = try store.createUser(username: username, passwordHash: hash, at: now) else {
             return .usernameTaken  // taken between the check and the insert
         }
+        if let language { try setLanguage(language, of: user.id) }
         if let normalizedEmail, try !store.setEmail(userID: user.id, to: normalizedEmail) {
             // Taken between the check and now: the account stands, without the address.
             return .registered(user, sessionToken: try startSession(for: user, now: now))

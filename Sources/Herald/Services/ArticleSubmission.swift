@@ -10,6 +10,10 @@ struct ArticleSubmission: Sendable, Equatable {
     var body = ""
     var imageAlt = ""
     var publishAt = ""
+    /// The article's own language: "" for the site's, `en`, `zh-Hant`, or `other` with the tag in
+    /// `languageOther` (a BCP 47 tag, checked by `Newsroom`).
+    var language = ""
+    var languageOther = ""
     /// The uploaded image's bytes; nil when no file was chosen.
     var image: [UInt8]?
     /// Take the current image off the article.
@@ -21,6 +25,8 @@ struct ArticleSubmission: Sendable, Equatable {
         case imageAlt = "image_alt"
         case publishAt = "publish_at"
         case removeImage = "remove_image"
+        case language
+        case languageOther = "language_other"
         case action
         /// "Insert image": a picture for the text, its description, and where the script's
         /// cursor was (`EditorController+InsertImage`); never saved as fields of the article.
@@ -31,7 +37,8 @@ struct ArticleSubmission: Sendable, Equatable {
 
     /// The text fields a resumable save keeps (the image travels as the parked form's file).
     static let textFields: [Field] = [
-        .title, .summary, .section, .byline, .body, .imageAlt, .publishAt, .removeImage, .action,
+        .title, .summary, .section, .byline, .body, .imageAlt, .publishAt, .removeImage, .language, .languageOther,
+        .action,
     ]
 
     /// The form as sent: each field read by its name in `Field` (absent: empty), and the
@@ -45,6 +52,8 @@ struct ArticleSubmission: Sendable, Equatable {
         imageAlt = field(.imageAlt) ?? ""
         publishAt = field(.publishAt) ?? ""
         removeImage = field(.removeImage) != nil
+        language = field(.language) ?? ""
+        languageOther = field(.languageOther) ?? ""
         self.image = image
     }
 
@@ -57,7 +66,17 @@ struct ArticleSubmission: Sendable, Equatable {
         body = article.body
         imageAlt = article.image?.alt ?? ""
         publishAt = article.isDraft && article.publishedAt == 0 ? "" : PublishTime.formValue(article.publishedAt)
+        switch article.language {
+        case nil: language = ""
+        case let tag? where Self.languageChoices.contains(tag): language = tag
+        case let tag?:
+            language = "other"
+            languageOther = tag
+        }
     }
+
+    /// The languages the form's select names (beside "the site's" and "other").
+    static let languageChoices = ["en", "zh-Hant"]
 
     init() {}
 }

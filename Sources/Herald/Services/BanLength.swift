@@ -13,13 +13,4 @@ enum BanLength: String, Sendable, CaseIterable {
         case .permanent: nil
         }
     }
-
-    /// "for 7 days", "permanently": how the login page's line names it.
-    var words: String {
-        switch self {
-        case .oneDay: "for 1 day"
-        case .sevenDays: "for 7 days"
-        case .permanent: "permanently"
-        }
-    }
 }

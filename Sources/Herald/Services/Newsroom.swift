@@ -145,11 +145,12 @@ final class Newsroom: Sendable {
         var image: ArticleImage?
         var newImage: MediaFile?
         var publishAt: Int?
+        var language: String?
 
         func record(isDraft: Bool, publishedAt: Int, revisedAt: Int?) -> ArticleRecord {
             ArticleRecord(
                 title: title, summary: summary, author: author, sectionName: section, body: body, bodyHTML: bodyHTML,
-                image: image, isDraft: isDraft, publishedAt: publishedAt, revisedAt: revisedAt)
+                image: image, isDraft: isDraft, publishedAt: publishedAt, revisedAt: revisedAt, language: language)
         }
 
         func changesWhatReadersSee(of article: Article) -> Bool {
@@ -230,11 +231,25 @@ final class Newsroom: Sendable {
             }
         }
         image?.alt = alt
+        // The article's own language: the site's (nil), one the select names, or a typed BCP 47 tag.
+        var language: String?
+        switch submission.language {
+        case "": language = nil
+        case "other":
+            language = LanguageTag.validated(submission.languageOther)
+            if language == nil {
+                problems[.languageOther] =
+                    "Write a language tag such as en, zh-Hant, zh-TW or fr-CA, or choose one above."
+            }
+        case let tag where ArticleSubmission.languageChoices.contains(tag): language = tag
+        default: problems[.language] = "Choose a language from the list."
+        }
         guard problems.isEmpty else { return .failure(problems) }
         return .success(
             CheckedFields(
                 title: title, summary: summary, section: section, author: byline.isEmpty ? defaultAuthor : byline,
-                body: body, bodyHTML: Markdown.html(body), image: image, newImage: newImage, publishAt: publishAt))
+                body: body, bodyHTML: Markdown.html(body), image: image, newImage: newImage, publishAt: publishAt,
+                language: language))
     }
 
     /// CRLF and lone CR (what browsers send for line breaks in a textarea) as LF.

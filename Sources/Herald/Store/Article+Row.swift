@@ -16,7 +16,7 @@ extension Article {
             + "articles.published_at, articles.like_count, articles.comment_count, articles.section_slug, "
             + "articles.draft, articles.slug_fixed, articles.author_id, \(bodyHTML), articles.revised_at, "
             + "articles.original_url, articles.image_name, articles.image_width, articles.image_height, "
-            + "articles.image_alt, articles.updated_at"
+            + "articles.image_alt, articles.updated_at, articles.language"
     }
 
     /// An article from a row selected with `columns` or `listColumns`.
@@ -37,6 +37,7 @@ extension Article {
             imageName.isEmpty
             ? nil : ArticleImage(name: imageName, width: row.int(18), height: row.int(19), alt: row.string(20))
         updatedAt = row.int(21)
+        language = row.optionalString(22)
     }
 
     /// Whether the stored text and date already match what a feed brings (re-importing it changes nothing).
@@ -44,5 +45,6 @@ extension Article {
         title == incoming.title && summary == incoming.summary && body == incoming.body
             && author == incoming.author && publishedAt == incoming.publishedAt && originalURL == incoming.originalURL
             && section.singleLine.lowercased() == incoming.section.singleLine.lowercased()
+            && language == incoming.language
     }
 }

@@ -28,6 +28,8 @@ public struct Article: Sendable, Equatable {
     /// Where an imported article came from (an http or https URL), else empty.
     public var originalURL = ""
     public var image: ArticleImage?
+    /// The language its text is written in (a BCP 47 tag), whatever the interface's; nil: the site's.
+    public var language: String?
     /// When anything about it last changed (the newsroom desk's order).
     public var updatedAt = 0
 
@@ -72,12 +74,15 @@ public struct IncomingArticle: Sendable, Equatable {
     public var publishedAt: Int
     /// The entry's web page (http or https only), shown as "Read the original".
     public var originalURL: String
+    /// The language it is written in (a BCP 47 tag from the feed); nil: the site's.
+    public var language: String?
 
     public init(
         sourceID: String, title: String, summary: String, body: String, author: String, section: String,
-        publishedAt: Int, originalURL: String = ""
+        publishedAt: Int, originalURL: String = "", language: String? = nil
     ) {
         self.originalURL = originalURL
+        self.language = language
         self.sourceID = sourceID
         self.title = title
         self.summary = summary

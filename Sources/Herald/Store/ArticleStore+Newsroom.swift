@@ -12,6 +12,8 @@ struct ArticleRecord: Sendable, Equatable {
     var isDraft: Bool
     var publishedAt: Int
     var revisedAt: Int?
+    /// The article's own language (a BCP 47 tag); nil: the site's.
+    var language: String? = nil
 }
 
 /// The newsroom's side of the articles table: the desk's list and writing articles.
@@ -124,12 +126,13 @@ extension ArticleStore {
                 """
                 INSERT INTO articles (slug, title, summary, body, author, section, section_slug, published_at,
                 updated_at, draft, slug_fixed, author_id, body_html, revised_at, image_name, image_width,
-                image_height, image_alt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                image_height, image_alt, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                RETURNING id
                 """,
                 [.text(slug)] + Self.values(record, section: section, now: now) + [
                     .integer(record.isDraft ? 0 : 1), .integer(Int64(authorID)), .text(record.bodyHTML),
                     record.revisedAt.map { .integer(Int64($0)) } ?? .null,
-                ] + Self.imageValues(record.image))
+                ] + Self.imageValues(record.image) + [record.language.map { .text($0) } ?? .null])
             guard let id = rows.first?.int(0) else { throw StoreError.failed("the new article was not stored") }
             try Self.settleSlug(slug, id: id, connection)
             guard let article = try Self.article(id: id, connection) else {
@@ -156,12 +159,15 @@ extension ArticleStore {
                 """
                 UPDATE articles SET slug = ?, title = ?, summary = ?, body = ?, author = ?, section = ?,
                 section_slug = ?, published_at = ?, updated_at = ?, draft = ?, slug_fixed = ?, body_html = ?,
-                revised_at = ?, image_name = ?, image_width = ?, image_height = ?, image_alt = ? WHERE id = ?
+                revised_at = ?, image_name = ?, image_width = ?, image_height = ?, image_alt = ?, language = ?
+                WHERE id = ?
                 """,
                 [.text(slug)] + Self.values(record, section: section, now: now) + [
                     .integer(current.slugIsFixed || !record.isDraft ? 1 : 0), .text(record.bodyHTML),
                     record.revisedAt.map { .integer(Int64($0)) } ?? .null,
-                ] + Self.imageValues(record.image) + [.integer(Int64(id))])
+                ] + Self.imageValues(record.image) + [
+                    record.language.map { .text($0) } ?? .null, .integer(Int64(id)),
+                ])
             if let previous = current.image?.name, previous != record.image?.name {
                 try MediaStore.deleteIfUnused(previous, connection)
             }

@@ -89,12 +89,13 @@ public final class ArticleStore: Sendable {
             try connection.query(
                 """
                 UPDATE articles SET title = ?, summary = ?, body = ?, author = ?, section = ?, section_slug = ?,
-                published_at = ?, original_url = ?, updated_at = ? WHERE id = ?
+                published_at = ?, original_url = ?, updated_at = ?, language = ? WHERE id = ?
                 """,
                 [
                     .text(article.title), .text(article.summary), .text(article.body), .text(article.author),
                     .text(section?.name ?? ""), .text(section?.slug ?? ""), .integer(Int64(article.publishedAt)),
-                    .text(article.originalURL), .integer(now), .integer(Int64(existing.id)),
+                    .text(article.originalURL), .integer(now), article.language.map { .text($0) } ?? .null,
+                    .integer(Int64(existing.id)),
                 ])
             return .updated
         }
@@ -102,12 +103,13 @@ public final class ArticleStore: Sendable {
         let rows = try connection.query(
             """
             INSERT INTO articles (slug, source_id, title, summary, body, author, section, section_slug, published_at,
-            original_url, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            original_url, updated_at, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """,
             [
                 .text(slug), .text(article.sourceID), .text(article.title), .text(article.summary),
                 .text(article.body), .text(article.author), .text(section?.name ?? ""), .text(section?.slug ?? ""),
                 .integer(Int64(article.publishedAt)), .text(article.originalURL), .integer(now),
+                article.language.map { .text($0) } ?? .null,
             ])
         if let id = rows.first?.int(0) { try settleSlug(slug, id: id, connection) }
         return .added

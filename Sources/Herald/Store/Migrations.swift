@@ -293,6 +293,13 @@ enum Migrations {
         ALTER TABLE users ADD COLUMN banned_until {int};
         ALTER TABLE moderation_actions ADD COLUMN until_at {int};
         """,
+        // 19: languages (SPEC, third wave, "Language"): an article's own content language (a BCP 47
+        // tag from its feed or its editor; NULL is the site's), and the interface language a reader
+        // chose, so that mail sent off any request is written in it (NULL: the site's).
+        """
+        ALTER TABLE articles ADD COLUMN language TEXT;
+        ALTER TABLE users ADD COLUMN language TEXT;
+        """,
     ]
 
     /// Work a step needs that portable SQL alone cannot do, run in the step's transaction after

@@ -8,6 +8,9 @@ public struct User: Sendable, Equatable {
     public var ban: Ban?
     /// Replies to their comments they have not seen yet (read with the session, for the header).
     public var unreadReplies = 0
+    /// The interface language they chose (`en`, `zh-Hant`), for mail sent off any request; nil
+    /// for the site's.
+    public var language: String?
 
     /// A moderator's ban: until a time (seconds since 1970), or for good.
     public struct Ban: Sendable, Equatable {
@@ -19,7 +22,11 @@ public struct User: Sendable, Equatable {
         }
     }
 
-    public init(id: Int, username: String, roles: Roles = [], ban: Ban? = nil, unreadReplies: Int = 0) {
+    public init(
+        id: Int, username: String, roles: Roles = [], ban: Ban? = nil, unreadReplies: Int = 0,
+        language: String? = nil
+    ) {
+        self.language = language
         self.id = id
         self.username = username
         self.roles = roles

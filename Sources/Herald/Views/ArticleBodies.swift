@@ -12,8 +12,8 @@ final class ArticleBodies: Sendable {
     /// What the article page shows of a body.
     struct Body: Sendable {
         let html: String
-        /// "4 min read".
-        let readingTime: String
+        /// Minutes to read it ("4 min read", 「閱讀時間約 4 分鐘」 in the page's words).
+        let readingMinutes: Int
     }
 
     private struct Entry {
@@ -32,7 +32,7 @@ final class ArticleBodies: Sendable {
             return entry.body
         }
         let body = Body(
-            html: article.bodyHTML ?? paragraphs(of: article), readingTime: ReadingTime.text(of: article.body))
+            html: article.bodyHTML ?? paragraphs(of: article), readingMinutes: ReadingTime.minutes(of: article.body))
         entries.withLock { entries in
             if entries.count >= Self.maximumEntries { entries.removeAll(keepingCapacity: true) }
             entries[article.id] = Entry(text: article.body, body: body)

@@ -112,8 +112,16 @@ struct CommentView: MustacheObject {
         }
     }
 
-    private static let reasons: MustacheValue = .list(
-        Moderation.Reason.allCases.map { reason in
-            ["value": .string(reason.rawValue), "label": .string(reason.label)]
-        })
+    /// In the language of the page being rendered.
+    private static var reasons: MustacheValue {
+        .list(
+            Moderation.Reason.allCases.map { reason in
+                ["value": .string(reason.rawValue), "label": .string(Messages.rendering[reason.messageKey])]
+            })
+    }
+}
+
+extension Moderation.Reason {
+    /// Its label's key in the catalogs (`reason_off_topic`).
+    var messageKey: String { "reason_" + rawValue.replacing("-", with: "_") }
 }

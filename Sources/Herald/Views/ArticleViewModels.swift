@@ -17,12 +17,16 @@ struct ArticleSummaryView: MustacheObject {
         case "date_iso": .string(DateText.rfc3339(article.publishedAt))
         case "date_text": .string(DateText.long(article.publishedAt))
         case "like_count": .int(article.likeCount)
-        case "like_label": .string(article.likeCount == 1 ? "like" : "likes")
+        case "like_label": .string(Messages.rendering[article.likeCount == 1 ? "like_one" : "like_many"])
         // A card says "3 likes · 1 comment", and nothing of a count that is zero.
         case "has_likes": .bool(article.likeCount > 0)
         case "comment_count": .int(article.commentCount)
-        case "comment_label": .string(article.commentCount == 1 ? "comment" : "comments")
+        case "comment_label":
+            .string(Messages.rendering[article.commentCount == 1 ? "comment_one" : "comment_many"])
         case "has_comments_count": .bool(article.commentCount > 0)
+        // The language its text is in, independent of the interface's (nil: the site's, which the
+        // layout gives as `site_language`).
+        case "content_language": article.language.map(MustacheValue.string) ?? .null
         default: nil
         }
     }
@@ -66,14 +70,16 @@ struct ArticlePageView: MustacheObject {
     func value(forKey key: String) -> MustacheValue? {
         switch key {
         case "body_html": .string(body.html)
-        case "reading_time": .string(body.readingTime)
+        case "reading_time":
+            .string(Messages.rendering.format("reading_time", ["minutes": String(body.readingMinutes)]))
         case "unpublished_banner":
             switch state {
             case .published: .null
-            case .draft: .string("Draft: readers cannot see this article.")
+            case .draft: .string(Messages.rendering["banner_draft"])
             case .scheduled:
                 .string(
-                    "Scheduled: readers will see this article from \(DateText.dayAndTime(article.publishedAt)) UTC.")
+                    Messages.rendering.format(
+                        "banner_scheduled", ["time": DateText.dayAndTime(article.publishedAt)]))
             }
         case "updated":
             article.revisedAt.flatMap { revised in

@@ -1,7 +1,9 @@
 import TextSupport
 
 /// Dates for pages and feeds, formatted from Unix seconds in UTC (`UTCDate`, without Foundation's
-/// formatters: they are slow and not needed for two fixed formats).
+/// formatters: they are slow and not needed for two fixed formats), in the interface language:
+/// "29 November 2026" or 「2026年11月29日」. The language defaults to the page being rendered
+/// (`Messages.rendering`), so a view model needs no language of its own.
 enum DateText {
     private static let months = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -14,14 +16,20 @@ enum DateText {
         UTCDate(secondsSince1970: seconds).rfc3339
     }
 
-    /// `29 November 2026` (for readers).
-    static func long(_ seconds: Int) -> String {
-        written(UTCDate(secondsSince1970: seconds), withTime: false)
+    /// `29 November 2026`, `2026年11月29日` (for readers).
+    static func long(_ seconds: Int, in language: InterfaceLanguage = Messages.rendering.language) -> String {
+        switch language {
+        case .english: written(UTCDate(secondsSince1970: seconds), withTime: false)
+        case .traditionalChinese: writtenInChinese(UTCDate(secondsSince1970: seconds), withTime: false)
+        }
     }
 
-    /// `29 November 2026, 07:42` (the desk, the moderation log).
-    static func dayAndTime(_ seconds: Int) -> String {
-        written(UTCDate(secondsSince1970: seconds), withTime: true)
+    /// `29 November 2026, 07:42`, `2026年11月29日 07:42` (the desk, the moderation log).
+    static func dayAndTime(_ seconds: Int, in language: InterfaceLanguage = Messages.rendering.language) -> String {
+        switch language {
+        case .english: written(UTCDate(secondsSince1970: seconds), withTime: true)
+        case .traditionalChinese: writtenInChinese(UTCDate(secondsSince1970: seconds), withTime: true)
+        }
     }
 
     /// `07:42` (UTC), for times that matter to the minute (schedules).
@@ -71,6 +79,45 @@ enum DateText {
         }
     }
 
+    private static let year = Array("年".utf8)
+    private static let month = Array("月".utf8)
+    private static let day = Array("日".utf8)
+
+    /// 「2026年11月29日」 (and 「 07:42」): the way Taiwan writes a date, digits without padding.
+    private static func writtenInChinese(_ date: UTCDate, withTime: Bool) -> String {
+        guard (1...9999).contains(date.year) else {
+            let day = "\(date.year)年\(date.month)月\(date.day)日"
+            return withTime ? day + " " + time(of: date) : day
+        }
+        // "9999年12月31日 23:59" is the longest: 23 bytes.
+        return String(unsafeUninitializedCapacity: 23) { bytes in
+            var count = 0
+            func put(_ piece: [UInt8]) {
+                for byte in piece {
+                    bytes[count] = byte
+                    count += 1
+                }
+            }
+            func put(number: Int) {
+                let digits = DecimalDigits.count(of: number)
+                DecimalDigits.write(number, digits: digits, into: bytes, at: count)
+                count += digits
+            }
+            put(number: date.year)
+            put(year)
+            put(number: date.month)
+            put(month)
+            put(number: date.day)
+            put(day)
+            if withTime {
+                bytes[count] = UInt8(ascii: " ")
+                writeTime(date, into: bytes, at: count + 1)
+                count += 6
+            }
+            return count
+        }
+    }
+
     private static func writeTime(_ date: UTCDate, into bytes: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
         DecimalDigits.write(date.hour, digits: 2, into: bytes, at: start)
         bytes[start + 2] = UInt8(ascii: ":")
@@ -83,15 +130,28 @@ extension DateText {
     /// "yesterday", "4 days ago"; from four weeks on, the date itself ("29 November 2026"). The
     /// exact time goes in the element's `title` (`dayAndTime`). A time ahead of `now` (another
     /// server's clock a little ahead) reads "just now".
-    static func relative(_ seconds: Int, now: Int) -> String {
+    static func relative(
+        _ seconds: Int, now: Int, in language: InterfaceLanguage = Messages.rendering.language
+    ) -> String {
         let elapsed = now - seconds
+        if language == .traditionalChinese {
+            // 「剛剛」「5 分鐘前」「3 小時前」「昨天」「4 天前」: no plural, a space between digits and words.
+            switch elapsed {
+            case ..<60: return "剛剛"
+            case ..<3600: return "\(elapsed / 60) 分鐘前"
+            case ..<86_400: return "\(elapsed / 3600) 小時前"
+            case ..<(2 * 86_400): return "昨天"
+            case ..<(28 * 86_400): return "\(elapsed / 86_400) 天前"
+            default: return long(seconds, in: language)
+            }
+        }
         switch elapsed {
         case ..<60: return "just now"
         case ..<3600: return ago(elapsed / 60, "minute")
         case ..<86_400: return ago(elapsed / 3600, "hour")
         case ..<(2 * 86_400): return "yesterday"
         case ..<(28 * 86_400): return ago(elapsed / 86_400, "day")
-        default: return long(seconds)
+        default: return long(seconds, in: language)
         }
     }
 

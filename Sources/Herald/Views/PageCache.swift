@@ -57,7 +57,13 @@ final class PageCache: Sendable {
 
     private let database: Database
     private let encoder: PageEncoder
-    private let entries = Mutex<[String: Entry]>([:])
+    /// Entries by page and interface language: the same address is one page per language.
+    private struct Key: Hashable {
+        let page: String
+        let language: InterfaceLanguage
+    }
+
+    private let entries = Mutex<[Key: Entry]>([:])
     private let hitCount = Atomic<Int>(0)
     private let missCount = Atomic<Int>(0)
 
@@ -78,7 +84,8 @@ final class PageCache: Sendable {
     func response(
         for page: some CachedPage, context: RequestContext, render: (RequestContext) throws -> Response
     ) throws -> Response {
-        guard context.flash == nil, let key = page.cacheKey else { return try render(context) }
+        guard context.flash == nil, let pageKey = page.cacheKey else { return try render(context) }
+        let key = Key(page: pageKey, language: context.language)
         let writeCount = database.writeCount
         let now = monotonicMicroseconds()
         let cached = entries.withLock { $0[key] }
@@ -149,7 +156,9 @@ final class PageCache: Sendable {
                 ? PageSlot.padded(
                     context.user.map { Views.signedInName($0.username) } ?? Self.nameMarker, to: PageSlot.nameWidth)
                 : [],
-            unread: has(.unread) ? PageSlot.padded(Views.unreadBadge(for: context.user), to: PageSlot.unreadWidth) : [],
+            unread: has(.unread)
+                ? PageSlot.padded(
+                    Views.unreadBadge(for: context.user, language: context.language), to: PageSlot.unreadWidth) : [],
             here: has(.here) ? Array(Views.here(context.requestTarget).utf8) : [])
     }
 }

@@ -81,7 +81,8 @@ struct PageSlot {
     static let nameWidth = Views.signedInName(String(repeating: "n", count: AccountRules.usernameLength.upperBound))
         .utf8.count
     /// The badge for a count of twelve digits.
-    static let unreadWidth = Views.unreadBadge(count: 999_999_999_999).utf8.count
+    static let unreadWidth =
+        InterfaceLanguage.allCases.map { Views.unreadBadge(count: 999_999_999_999, language: $0).utf8.count }.max() ?? 0
 
     /// `value` followed by spaces up to `width` (spaces where the layout puts these values, at the
     /// end of an inline run, are not shown); unchanged when it is already as long.

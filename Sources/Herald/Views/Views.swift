@@ -14,6 +14,9 @@ public struct Views: Sendable {
     /// with it (never built from a request's Host).
     let baseURL: String?
 
+    /// The interface's words in each language, checked against the templates at start-up.
+    public let catalogs: MessageCatalogs
+
     /// Loads and compiles every template; a broken one throws with its file, line and column.
     init(
         directory: String, reloadOnChange: Bool, menu: SectionMenu? = nil, site: SiteIdentity = SiteIdentity(),
@@ -21,6 +24,7 @@ public struct Views: Sendable {
     ) throws {
         library = try TemplateLibrary(directory: directory, reloadOnChange: reloadOnChange)
         try PageTemplate.checkAll(in: library)
+        catalogs = try MessageCatalogs(templatesDirectory: directory, siteLanguage: site.language)
         self.menu = menu
         self.site = site
         self.baseURL = baseURL
@@ -43,7 +47,9 @@ public struct Views: Sendable {
         let layout = layoutValues(title: title, context: context, meta: meta)
         var body: [UInt8] = []
         body.reserveCapacity(8192)
-        try library.render(model.template.rawValue, .object(LayeredObject(front: model, back: layout)), into: &body)
+        try Messages.$rendering.withValue(context.messages) {
+            try library.render(model.template.rawValue, .object(LayeredObject(front: model, back: layout)), into: &body)
+        }
         return .html(body, status: status)
     }
 
@@ -54,7 +60,10 @@ public struct Views: Sendable {
         values.reserveCapacity(20)
         values["site_name"] = .string(site.name)
         values["site_description"] = .string(site.description)
-        values["language"] = .string(site.language)
+        values["language"] = .string(context.language.rawValue)
+        values["t"] = context.messages.templateValue
+        values["site_language"] = .string(site.language)
+        values["language_choices"] = Self.languageChoices
         values["meta_description"] = .string(meta.description ?? site.description)
         // Absolute URLs only from the configured base URL (never from a request's Host): without
         // it, no canonical link, og:url or og:image.
@@ -69,9 +78,11 @@ public struct Views: Sendable {
                 let value = isURL ? PercentEncoding.uri(fromIRI: (baseURL ?? "") + content) : content
                 return ["property": .string(property), "content": .string(value)]
             })
-        values["page_title"] = .string(title)
+        // Titles and flashes raised in English are shown in the reader's language (a title that is
+        // an article's own stays as it is).
+        values["page_title"] = .string(context.messages.translated(title))
         values["reader_name"] = context.readerName.map(MustacheValue.string) ?? .null
-        values["flash"] = context.flash.map(MustacheValue.string) ?? .null
+        values["flash"] = context.flash.map { .string(context.messages.translated($0)) } ?? .null
         values["csrf_token"] = .string(context.csrfToken)
         let sections = menu?.sections ?? []
         values["has_sections"] = .bool(!sections.isEmpty)
@@ -82,7 +93,8 @@ public struct Views: Sendable {
         values["here"] = .string(target == PageCache.hereMarker ? target : Self.here(target))
         // A page rendered for the cache carries markers for the reader's name and unread count too.
         let forCache = context.readerName == PageCache.nameMarker
-        values["unread_badge"] = .string(forCache ? PageCache.unreadMarker : Self.unreadBadge(for: context.user))
+        values["unread_badge"] = .string(
+            forCache ? PageCache.unreadMarker : Self.unreadBadge(for: context.user, language: context.language))
         values["signed_in_name"] = .string(
             forCache ? PageCache.nameMarker : context.readerName.map { Self.signedInName($0) } ?? "")
         let links = HeaderLinks(for: context.user)
@@ -90,6 +102,10 @@ public struct Views: Sendable {
         values["moderation_link"] = .bool(links.moderation)
         return values
     }
+
+    /// The footer's switcher: one button per language, named in that language.
+    private static let languageChoices = MustacheValue.list(
+        InterfaceLanguage.allCases.map { ["code": .string($0.rawValue), "name": .string($0.ownName)] })
 
     /// `?next=…` for the header's Log in and Register links: the page being shown, when a reader
     /// may be sent back to it (not from the login pages themselves, and not needed for the front
@@ -107,23 +123,34 @@ public struct Views: Sendable {
     /// The header's count of unread replies, as HTML (only digits vary); empty when there are none.
     /// A number alone on the page (the words are for screen readers), put both on the phone's Menu
     /// button and beside the Replies link, so it never wraps into lines of its own.
-    static func unreadBadge(for reader: User?) -> String {
-        unreadBadge(count: reader?.unreadReplies ?? 0)
+    static func unreadBadge(for reader: User?, language: InterfaceLanguage) -> String {
+        unreadBadge(count: reader?.unreadReplies ?? 0, language: language)
     }
 
-    static func unreadBadge(count: Int) -> String {
+    /// Its words are fixed here rather than in the catalogs: the page cache keeps a hole exactly as
+    /// wide as the widest badge (`PageSlot.unreadWidth`), so each language's must fit in it.
+    static func unreadBadge(count: Int, language: InterfaceLanguage = .english) -> String {
         guard count > 0 else { return "" }
+        let words =
+            switch language {
+            case .english: " new repl\(count == 1 ? "y" : "ies")"
+            case .traditionalChinese: " 則新回覆"
+            }
         return "<span class=\"unread\" data-unread-count=\"\(count)\">\(count)"
-            + "<span class=\"visually-hidden\"> new repl\(count == 1 ? "y" : "ies")</span></span>"
+            + "<span class=\"visually-hidden\">\(words)</span></span>"
     }
 
     /// A piece of a page (one comment, for the page's script), rendered with `value` first and
     /// `shared` (the form token, form actions) behind it, as the page would have them.
-    func fragment(_ template: PageTemplate, _ value: any MustacheObject, shared: [String: MustacheValue]) throws
-        -> String
-    {
+    func fragment(
+        _ template: PageTemplate, _ value: any MustacheObject, shared: [String: MustacheValue], context: RequestContext
+    ) throws -> String {
         var body: [UInt8] = []
-        try library.render(template.rawValue, .object(LayeredObject(front: value, back: shared)), into: &body)
+        var shared = shared
+        shared["t"] = context.messages.templateValue
+        try Messages.$rendering.withValue(context.messages) {
+            try library.render(template.rawValue, .object(LayeredObject(front: value, back: shared)), into: &body)
+        }
         return String(decoding: body, as: UTF8.self)
     }
 
@@ -141,14 +168,20 @@ public struct Views: Sendable {
         context: RequestContext
     ) -> Response {
         return
-            (try? page(ReturnedTextPage(message: message, texts: texts), title: title, context: context, status: status))
+            (try? page(
+                ReturnedTextPage(message: context.messages.translated(message), texts: texts),
+                title: context.messages.translated(title), context: context, status: status))
             ?? errorPage(HTTPError(status, message), context: context)
     }
 
     /// The error page for `error` (with `latest` articles offered on a 404). Never throws: if the
     /// template itself fails, a plain page is sent.
     public func errorPage(_ error: HTTPError, context: RequestContext, latest: [Article] = []) -> Response {
-        let model = ErrorPage(error: error, latest: latest)
+        // Raised in English by code that knows no language; shown in the reader's when the
+        // catalog has the message (its `en` text), as it is otherwise.
+        var error = error
+        error.message = context.messages.translated(error.message)
+        let model = ErrorPage(error: error, latest: latest, messages: context.messages)
         if let page = try? page(
             model, title: model.heading, context: context, status: error.status,
             meta: PageMeta(description: error.message))

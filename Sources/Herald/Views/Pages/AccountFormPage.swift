@@ -20,7 +20,7 @@ struct AccountFormPage: PageModel {
         case "email": .string(email)
         case "is_register": .bool(isRegister)
         case "next": next.map(MustacheValue.string) ?? .null
-        case "errors": .list(errors.map(MustacheValue.string))
+        case "errors": .list(errors.map { .string(Messages.rendering.translated($0)) })
         case "has_errors": .bool(!errors.isEmpty)
         case "other_url":
             .string(next.map { otherPath + "?next=" + PercentEncoding.encode($0) } ?? otherPath)
@@ -33,6 +33,12 @@ struct AccountFormPage: PageModel {
 
     /// `text` ("like “Title”") and `cancel_label` ("Cancel the like").
     static func pendingValue(_ pending: PendingActions.Description) -> MustacheValue {
-        .dictionary(MustacheDictionary(["text": .string(pending.text), "cancel_label": .string(pending.cancelLabel)]))
+        .dictionary(
+            MustacheDictionary([
+                "text": .string(pending.text), "cancel_label": .string(pending.cancelLabel),
+                "login_line": .string(pending.loginLine), "register_line": .string(pending.registerLine),
+                "login_link_line": .string(pending.loginLinkLine), "reset_line": .string(pending.resetLine),
+                "link_line": .string(pending.linkLine),
+            ]))
     }
 }

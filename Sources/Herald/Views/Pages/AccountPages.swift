@@ -29,7 +29,9 @@ struct AccountPage: PageModel {
     }
 
     func value(forKey key: String) -> MustacheValue? {
-        if key.hasSuffix("_error") { return errors[String(key.dropLast(6))].map(MustacheValue.string) }
+        if key.hasSuffix("_error") {
+            return errors[String(key.dropLast(6))].map { .string(Messages.rendering.translated($0)) }
+        }
         switch key {
         case "username": return .string(account.user.username)
         case "joined": return .string(DateText.long(account.createdAt))
@@ -38,11 +40,19 @@ struct AccountPage: PageModel {
         case "pending_email": return pendingEmail.map(MustacheValue.string) ?? .null
         case "email_prompt": return emailPrompt.map(MustacheValue.string) ?? .null
         case "can_send_mail": return .bool(canSendMail)
-        case "roles": return account.roles.names.isEmpty ? .null : .string(account.roles.names.joined(separator: ", "))
+        case "roles":
+            // Each role's name in the page's language (`role_editor`), listed the way it lists.
+            let messages = Messages.rendering
+            let names = account.roles.names.map { messages["role_" + $0] }
+            // Chinese lists with the enumeration comma (、), English with ", " (a catalog text cannot
+            // end in a space).
+            return names.isEmpty
+                ? .null : .string(names.joined(separator: messages.language == .english ? ", " : "、"))
         case "is_editor": return .bool(Newsroom.mayWrite(account.user))
         case "mails_replies": return .bool(account.mailsReplies)
         case "may_mail_replies": return .bool(canSendMail && account.mayMailReplies)
-        case "reply_mail_unavailable": return replyMailUnavailable.map(MustacheValue.string) ?? .null
+        case "reply_mail_unavailable":
+            return replyMailUnavailable.map { .string(Messages.rendering.translated($0)) } ?? .null
         default: return nil
         }
     }
@@ -76,7 +86,7 @@ struct ForgotPage: PageModel {
         switch key {
         case "available": .bool(available)
         case "email": .string(email)
-        case "error": error.map(MustacheValue.string) ?? .null
+        case "error": error.map { .string(Messages.rendering.translated($0)) } ?? .null
         default: nil
         }
     }
@@ -92,7 +102,7 @@ struct ResetPage: PageModel {
     func value(forKey key: String) -> MustacheValue? {
         switch key {
         case "action": .string("/password/reset/" + token)
-        case "errors": .list(errors.map(MustacheValue.string))
+        case "errors": .list(errors.map { .string(Messages.rendering.translated($0)) })
         case "has_errors": .bool(!errors.isEmpty)
         case "pending": pending.map(AccountFormPage.pendingValue) ?? .null
         default: nil

@@ -23,7 +23,7 @@ struct ArticlePageModel: PageModel {
         case "comment_total": .int(article.article.commentCount)
         case "comment_draft": .string(draft)
         case "comment_parent": draftParent.map(MustacheValue.int) ?? .null
-        case "comment_error": commentError.map(MustacheValue.string) ?? .null
+        case "comment_error": commentError.map { .string(Messages.rendering.translated($0)) } ?? .null
         case "comment_action": .string(commentAction)
         default: pager.value(forKey: key, prefix: "comments_")
         }

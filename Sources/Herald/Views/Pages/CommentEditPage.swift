@@ -13,7 +13,7 @@ struct CommentEditPage: PageModel {
         switch key {
         case "action": .string(CommentPaths.edit(commentID))
         case "draft": .string(draft)
-        case "error": error.map(MustacheValue.string) ?? .null
+        case "error": error.map { .string(Messages.rendering.translated($0)) } ?? .null
         case "back_url": .string(backURL)
         default: nil
         }

@@ -41,10 +41,10 @@ struct DeskPage: PageModel {
         case "query": .string(query)
         case "state_choices":
             .list(
-                [(ArticleState.draft, "Draft"), (.scheduled, "Scheduled"), (.published, "Published")].map {
-                    state, label in
+                [ArticleState.draft, .scheduled, .published].map { state in
                     [
-                        "value": .string(state.rawValue), "label": .string(label),
+                        "value": .string(state.rawValue),
+                        "label": .string(Messages.rendering["state_" + state.rawValue]),
                         "selected": .bool(filter.state == state),
                     ]
                 })
@@ -133,7 +133,7 @@ struct ArticleFormPage: PageModel {
 
     func value(forKey key: String) -> MustacheValue? {
         if key.hasSuffix("_error"), let field = ArticleSubmission.Field(rawValue: String(key.dropLast(6))) {
-            return errors[field].map(MustacheValue.string)
+            return errors[field].map { .string(Messages.rendering.translated($0)) }
         }
         switch key {
         case "form_action": return .string(formAction)
@@ -149,6 +149,9 @@ struct ArticleFormPage: PageModel {
         case "body": return .string(submission.body)
         case "image_alt": return .string(submission.imageAlt)
         case "publish_at": return .string(submission.publishAt)
+        case "language_choices": return languageChoices
+        case "language_other": return .string(submission.languageOther)
+        case "language_is_other": return .bool(submission.language == "other")
         case "has_errors": return .bool(!errors.isEmpty)
         case "preview_html": return .string(previewHTML)
         case "has_preview": return .bool(!submission.body.isEmpty)
@@ -176,12 +179,33 @@ struct ArticleFormPage: PageModel {
         }
     }
 
+    /// The select's options: the site's language, then each interface language named in itself,
+    /// then "another" (with the tag typed beside it); the submitted one selected.
+    private var languageChoices: MustacheValue {
+        let names =
+            [("", Messages.rendering["language_same_as_site"])]
+            + ArticleSubmission.languageChoices.map { tag in
+                (tag, InterfaceLanguage(rawValue: tag)?.ownName ?? tag)
+            } + [("other", Messages.rendering["language_other"])]
+        return .list(
+            names.map { value, label in
+                [
+                    "value": .string(value), "label": .string(label),
+                    "selected": .bool(submission.language == value),
+                    "lang": InterfaceLanguage(rawValue: value).map { .string($0.rawValue) } ?? .null,
+                ]
+            })
+    }
+
     private static func stateText(_ article: Article, _ state: ArticleState) -> String {
         switch state {
-        case .draft: "Draft: only editors can see it."
+        case .draft: Messages.rendering["editor_state_draft"]
         case .scheduled:
-            "Scheduled: it will be published on \(DateText.long(article.publishedAt)) at \(DateText.timeOfDay(article.publishedAt)) UTC."
-        case .published: "Published on \(DateText.long(article.publishedAt))."
+            Messages.rendering.format(
+                "editor_state_scheduled",
+                ["day": DateText.long(article.publishedAt), "time": DateText.timeOfDay(article.publishedAt)])
+        case .published:
+            Messages.rendering.format("editor_state_published", ["day": DateText.long(article.publishedAt)])
         }
     }
 }

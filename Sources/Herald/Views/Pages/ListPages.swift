@@ -22,10 +22,7 @@ struct FrontPage: PageModel {
         case "has_articles": .bool(!articles.isEmpty)
         case "page": .int(page)
         case "empty_text":
-            .string(
-                section == nil
-                    ? "There are no articles yet. Editors write them in the newsroom; `herald import` brings in a feed."
-                    : "There are no articles in this section yet.")
+            .string(Messages.rendering[section == nil ? "front_empty" : "section_empty"])
         case "section_feed":
             section.map { ["name": .string($0.name), "url": .string(SectionPaths.feed($0.slug))] } ?? .null
         default: pager.value(forKey: key)
@@ -91,8 +88,9 @@ extension SearchPage {
         for position in stride(from: number.count - 3, to: 0, by: -3) {
             number.insert(",", at: number.index(number.startIndex, offsetBy: position))
         }
-        if orMore { return "\(number) or more results" }
-        return matches == 1 ? "1 result" : "\(number) results"
+        let messages = Messages.rendering
+        if orMore { return messages.format("search_count_or_more", ["count": number]) }
+        return matches == 1 ? messages["search_count_one"] : messages.format("search_count", ["count": number])
     }
 }
 

@@ -12,7 +12,7 @@ struct LoginLinkPage: PageModel {
         switch key {
         case "available": .bool(available)
         case "email": .string(email)
-        case "error": error.map(MustacheValue.string) ?? .null
+        case "error": error.map { .string(Messages.rendering.translated($0)) } ?? .null
         case "pending": pending.map(AccountFormPage.pendingValue) ?? .null
         default: nil
         }
@@ -39,7 +39,7 @@ struct LoginLinkOpenPage: PageModel {
         case "username": username.map(MustacheValue.string) ?? .null
         case "carried": carried.map(MustacheValue.string) ?? .null
         case "chosen": .string(chosen)
-        case "errors": .list(errors.map(MustacheValue.string))
+        case "errors": .list(errors.map { .string(Messages.rendering.translated($0)) })
         case "has_errors": .bool(!errors.isEmpty)
         default: nil
         }

@@ -8,25 +8,34 @@ struct ErrorPage: PageModel {
     let error: HTTPError
     /// The newest articles, offered on a 404 page; empty elsewhere.
     var latest: [Article] = []
+    /// The heading, in the reader's language.
+    let heading: String
+
+    init(error: HTTPError, latest: [Article] = [], messages: Messages) {
+        self.error = error
+        self.latest = latest
+        heading = Self.heading(for: error.status, messages: messages)
+    }
 
     /// The heading: words for people, not the reason phrase ("Forbidden", "Too Many Requests").
-    var heading: String { Self.heading(for: error.status) }
+    static func heading(for status: HTTPStatus, messages: Messages) -> String {
+        messages[headingKey(for: status)]
+    }
 
-    static func heading(for status: HTTPStatus) -> String {
+    static func headingKey(for status: HTTPStatus) -> String {
         switch status.code {
-        case 400: "We could not understand that request"
-        case 403: "You can’t do that here"
-        case 404: "We could not find that page"
-        case 405: "That does not work at this address"
-        case 409: "That clashed with another change"
-        case 413: "That is too large to send"
-        case 414, 431: "That address is too long"
-        case 415: "We cannot read that kind of file"
-        case 422: "That could not be done"
-        case 429: "Too many tries for now"
-        case 503: "We are too busy right now"
-        case 500...: "Something went wrong on our side"
-        default: "That could not be done"
+        case 400: "error_400"
+        case 403: "error_403"
+        case 404: "error_404"
+        case 405: "error_405"
+        case 409: "error_409"
+        case 413: "error_413"
+        case 414, 431: "error_414"
+        case 415: "error_415"
+        case 429: "error_429"
+        case 503: "error_503"
+        case 500...: "error_500"
+        default: "error_422"
         }
     }
 
@@ -66,7 +75,8 @@ extension ReturnedTextPage {
         .list(
             texts.filter { !$0.text.isEmpty }.map { field in
                 [
-                    "label": .string(field.label), "name": .string(field.name), "text": .string(field.text),
+                    "label": .string(Messages.rendering.translated(field.label)), "name": .string(field.name),
+                    "text": .string(field.text),
                     "rows": .int(min(24, max(2, field.text.count / 60 + 1))),
                 ]
             })

@@ -78,7 +78,8 @@ struct ReportedCommentView: MustacheObject {
         case "url": return .string(ArticlePaths.article(reported.articleSlug) + "#comment-\(comment.id)")
         case "article_title": return .string(reported.articleTitle)
         case "total": return .int(reported.total)
-        case "report_label": return .string(reported.total == 1 ? "report" : "reports")
+        case "report_label":
+            return .string(Messages.rendering[reported.total == 1 ? "mod_report_one" : "mod_report_many"])
         case "reasons":
             return .list(
                 reported.reasons.map { reason in
@@ -129,8 +130,8 @@ struct ReportedCommentView: MustacheObject {
             let count = reported.authorRemovals
             return .string(
                 count == 0
-                    ? "none of their comments removed before"
-                    : "\(count) of their comments removed by moderators")
+                    ? Messages.rendering["mod_no_removals"]
+                    : Messages.rendering.format("mod_removals", ["count": String(count)]))
         default: return nil
         }
     }

@@ -14,6 +14,8 @@ struct UnsubscribePage: PageModel {
         switch key {
         case "action": .string(ReplyMailPaths.unsubscribe(token))
         case "username": .string(username)
+        case "done_text": .string(Messages.rendering.format("unsubscribe_done_text", ["name": username]))
+        case "ask_text": .string(Messages.rendering.format("unsubscribe_text", ["name": username]))
         case "done": .bool(done)
         default: nil
         }
