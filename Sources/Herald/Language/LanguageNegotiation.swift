@@ -29,7 +29,8 @@ struct LanguageHeaders: Middleware {
         guard let type = response.headers["Content-Type"],
             type.hasPrefix("text/html") || type.hasPrefix("application/json")
         else { return response }
-        response.headers.set("Content-Language", context.language.rawValue)
+        // Nothing else sets these: added, not searched for first.
+        response.headers.add("Content-Language", context.language.rawValue)
         response.headers.addVary("Accept-Language")
         return response
     }
