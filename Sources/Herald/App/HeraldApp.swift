@@ -243,7 +243,9 @@ public final class HeraldApp: Sendable {
             CrossOriginProtection(
                 tokens: CSRFTokens(keys: keys), baseURL: configuration.baseURL,
                 // Mail providers post the one-click unsubscribe without cookies: its token is the proof.
-                tokenAuthenticated: [ReplyMailPaths.unsubscribePrefix]),
+                tokenAuthenticated: [ReplyMailPaths.unsubscribePrefix],
+                // The footer's language switcher: no token, so no page needs one for it.
+                preferenceOnly: [LanguageController.path]),
             FlashMessages(keys: keys),
         ]
         let largeBodySenders = LargeBodySenders(

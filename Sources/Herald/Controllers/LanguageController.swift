@@ -5,11 +5,13 @@ import HTTP
 /// then 303 back to the page it was pressed on: `back` in the form, else `next` in the query (the
 /// form's action carries the page's own address, the way Log in does), else the front page.
 struct LanguageController: Sendable {
+    static let path = "/language"
+
     static let cookieSeconds = 365 * 24 * 3600
     let accounts: Accounts
 
     func addRoutes(to router: inout Router<RequestContext>) {
-        router.post("/language") { request, context in
+        router.post(Self.path) { request, context in
             let form = try request.form()
             guard let language = form["lang"].flatMap(InterfaceLanguage.init(rawValue:)) else {
                 throw HTTPError(.badRequest, context.text("error_language_unknown"))

@@ -21,6 +21,12 @@ struct CrossOriginProtection: Middleware {
     /// servers with no cookie, no form token and no `Origin`; its token names one account and all
     /// it can do is turn that account's reply mail off.
     var tokenAuthenticated: [String] = []
+    /// Exact paths whose POST only sets a preference (the interface language, `POST /language`):
+    /// a browser saying the POST came from elsewhere is refused as everywhere, but no form token is
+    /// asked, so the footer's switcher puts no token on every page — the anonymous front page stays
+    /// one copy shared by every reader, with no cookie minted for it. A header-less forgery can do
+    /// no more than choose the language a page is shown in.
+    var preferenceOnly: Set<String> = []
 
     func handle(_ request: Request, context: inout RequestContext, next: Next<RequestContext>) throws -> Response {
         let browserID = request.cookie(.browser, secure: context.isSecure).flatMap {
@@ -53,7 +59,9 @@ struct CrossOriginProtection: Middleware {
         let origin = request.headers["Origin"]
         if let site, site != "same-origin" && site != "none" { throw Self.refusal }
         if let origin, !isThisSite(origin: origin, host: request.headers["Host"]) { throw Self.refusal }
-        if site != nil || origin != nil || isTokenAuthenticated(request.path) { return }
+        if site != nil || origin != nil || isTokenAuthenticated(request.path) || preferenceOnly.contains(request.path) {
+            return
+        }
         let token = (try? request.form())?[Self.formField]
         guard csrf.accepts(token) else {
             throw HTTPError(

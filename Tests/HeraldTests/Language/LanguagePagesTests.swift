@@ -63,9 +63,9 @@ import Testing
         #expect(article.text.contains(">繁體中文</button>") && article.text.contains(">English</button>"))
         let action = try #require(firstMatch(#"<form method="post" action="(/language[^"]*)""#, in: article.text))
         #expect(action == "/language?next=%2Farticles%2F\(slug)" || action.hasPrefix("/language?next="))
-        let token = try #require(hiddenField("csrf_token", in: article.text))
+        // No form token: the switcher is the one form of many pages, and choosing a language needs none.
         let switched = try reader.post(
-            action.replacingOccurrences(of: "&amp;", with: "&"), form: [("csrf_token", token), ("lang", "zh-Hant")],
+            action.replacingOccurrences(of: "&amp;", with: "&"), form: [("lang", "zh-Hant")],
             headers: [("Accept-Language", "en")])
         #expect(switched.status == 303)
         #expect(switched["Location"] == "/articles/\(slug)")
@@ -75,6 +75,18 @@ import Testing
         let after = try reader.get("/articles/\(slug)", headers: [("Accept-Language", "en")])
         #expect(after.text.contains("<html lang=\"zh-Hant\">"))
         #expect(after.text.contains("♡ 按讚"))
+    }
+
+    /// The footer's switcher puts no form token on a page: the anonymous front page is one copy for
+    /// everyone and mints no cookie, in either language.
+    @Test func theSwitcherPutsNoTokenOnTheAnonymousFrontPage() throws {
+        let app = try TestApp(server: false)
+        for language in ["en", "zh-TW"] {
+            let front = try app.client().get("/", headers: [("Accept-Language", language)])
+            #expect(front.status == 200)
+            #expect(!front.text.contains("csrf_token"), "\(language): no token on the front page")
+            #expect(front["Set-Cookie"] == nil, "\(language): no cookie for a first visit")
+        }
     }
 
     @Test func anUnknownLanguageIsAClear400() throws {
