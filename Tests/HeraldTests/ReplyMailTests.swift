@@ -110,6 +110,26 @@ import Testing
         #expect(try reader.post("/account/reply-mail", form: [("csrf_token", mine), ("mail", "maybe")]).status == 400)
     }
 
+    /// The digest is written in the interface language the reader chose (kept on the account by
+    /// the switcher), since no request is there to ask: here Traditional Chinese.
+    @Test func theDigestIsInTheReadersChosenLanguage() throws {
+        let site = try Site()
+        let slug = try site.app.firstSlug()
+        let ada = try site.reader("ada")
+        #expect(try site.setReplyMail(ada, true).status == 303)
+        #expect(try ada.post("/language", form: [("lang", "zh-Hant")]).status == 303)
+        let comment = try #require(commentID(in: try ada.postComment(slug, "A thought.")["Location"]))
+        let bob = try site.reader("bob")
+        site.clock.advance(60)
+        _ = try reply(bob, to: comment, on: slug, "A reply.")
+        #expect(try site.round() == 1)
+        let mail = try #require(try site.sink.messages(1).first)
+        #expect(mail.subject.contains("則新回覆"), "\(mail.subject)")
+        let text = try #require(mail.part("text/plain"))
+        #expect(text.contains("ada 你好") && text.contains("bob 寫道"))
+        #expect(text.contains("取消訂閱"))
+    }
+
     /// A ban that ran out is no ban (`User.activeBan(at:)`, and its SQL form in the digest's query):
     /// a reply by a reader whose one-day ban ended is mailed; one under a ban still in force is not.
     @Test func aReplyByAReaderWhoseBanRanOutIsMailed() throws {

@@ -101,7 +101,9 @@ public final class HeraldApp: Sendable {
             clock: configuration.clock)
         replyDigests = mailer.map {
             ReplyDigestSender(
-                replyMail: replyMail, mail: ReplyDigestMail(mailer: $0, siteName: configuration.site.name, site: site),
+                replyMail: replyMail,
+                mail: ReplyDigestMail(
+                    mailer: $0, siteName: configuration.site.name, site: site, catalogs: views.catalogs),
                 clock: configuration.clock, log: log)
         }
         let accountSettings = AccountSettingsController(

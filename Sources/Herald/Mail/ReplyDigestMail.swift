@@ -9,7 +9,8 @@ struct ReplyDigestMail: Sendable {
     let mailer: Mailer
     let siteName: String
     let site: SiteAddress
-    var words = ReplyMailWords.english
+    /// The words of each mail come from the catalog of the reader's own language.
+    let catalogs: MessageCatalogs
 
     /// Replies shown in one mail; the rest are counted, with a link to all of them.
     static let shownReplies = 30
@@ -24,9 +25,10 @@ struct ReplyDigestMail: Sendable {
         let base = site.baseURL
         let unsubscribe = base + Self.unsubscribePath(unsubscribeToken)
         guard let headers = try? Self.unsubscribeHeaders(unsubscribe) else { return false }
+        let words = words(for: digest)
         return mailer.queue(
-            to: digest.email, subject: subject(digest), text: text(digest, unsubscribe: unsubscribe),
-            html: html(digest, unsubscribe: unsubscribe), what: "reply digest", headers: headers)
+            to: digest.email, subject: subject(digest, words), text: text(digest, words, unsubscribe: unsubscribe),
+            html: html(digest, words, unsubscribe: unsubscribe), what: "reply digest", headers: headers)
     }
 
     /// RFC 8058: the link in angle brackets, and the header that says one POST unsubscribes.
@@ -37,7 +39,12 @@ struct ReplyDigestMail: Sendable {
         ]
     }
 
-    func subject(_ digest: ReplyDigest) -> String {
+    /// The reader's chosen language, else the site's.
+    func words(for digest: ReplyDigest) -> ReplyMailWords {
+        ReplyMailWords(messages: catalogs[digest.language.flatMap { InterfaceLanguage(tag: $0) } ?? catalogs.site])
+    }
+
+    func subject(_ digest: ReplyDigest, _ words: ReplyMailWords) -> String {
         words.subject(
             count: digest.replies.count, articleTitle: Self.oneLine(digest.replies.first?.articleTitle ?? ""),
             otherArticles: Set(digest.replies.map(\.articleSlug)).count - 1)
@@ -64,7 +71,7 @@ struct ReplyDigestMail: Sendable {
     private var repliesPage: String { site.baseURL + "/me/replies" }
     private var accountPage: String { site.baseURL + "/account#reply-mail" }
 
-    func text(_ digest: ReplyDigest, unsubscribe: String) -> String {
+    func text(_ digest: ReplyDigest, _ words: ReplyMailWords, unsubscribe: String) -> String {
         var lines = [
             words.greeting(digest.username), "", words.summary(count: digest.replies.count, siteName: siteName),
         ]
@@ -82,7 +89,7 @@ struct ReplyDigestMail: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    func html(_ digest: ReplyDigest, unsubscribe: String) -> String {
+    func html(_ digest: ReplyDigest, _ words: ReplyMailWords, unsubscribe: String) -> String {
         var out = "<p>\(escapeHTML(words.greeting(digest.username)))</p>\n"
         out += "<p>\(escapeHTML(words.summary(count: digest.replies.count, siteName: siteName)))</p>\n"
         for group in groups(digest) {

@@ -1,50 +1,49 @@
-/// Every English word of the reply digest mail, in one place, so that the interface's other
-/// languages can give their own (SPEC "Language": every mail in the reader's language) without
-/// touching how the mail is built.
+/// Every word of the reply digest mail, from the catalogs in the reader's language (SPEC
+/// "Language": every mail in the reader's language), so how the mail is built knows no language.
 struct ReplyMailWords: Sendable {
-    static let english = ReplyMailWords()
+    let messages: Messages
+
+    /// English between phrases puts a space; Chinese does not.
+    private var space: String { messages.language == .english ? " " : "" }
 
     /// Names the (first) article: `otherArticles` more are counted.
     func subject(count: Int, articleTitle: String, otherArticles: Int) -> String {
-        let replies = count == 1 ? "A reply" : "\(count) replies"
+        let base =
+            count == 1
+            ? messages.format("mail_reply_subject_one", ["title": articleTitle])
+            : messages.format("mail_reply_subject", ["count": String(count), "title": articleTitle])
         switch otherArticles {
-        case 0: return "\(replies) to your comments on “\(articleTitle)”"
-        case 1: return "\(replies) to your comments on “\(articleTitle)” and one other article"
-        default: return "\(replies) to your comments on “\(articleTitle)” and \(otherArticles) other articles"
+        case 0: return base
+        case 1: return base + space + messages["mail_reply_and_one_other"]
+        default: return base + space + messages.format("mail_reply_and_others", ["count": String(otherArticles)])
         }
     }
 
-    func greeting(_ username: String) -> String { "Hello \(username)," }
+    func greeting(_ username: String) -> String { messages.format("mail_reply_greeting", ["name": username]) }
 
     func summary(count: Int, siteName: String) -> String {
         count == 1
-            ? "Someone replied to your comment on \(siteName):"
-            : "\(count) replies to your comments on \(siteName):"
+            ? messages.format("mail_reply_summary_one", ["site": siteName])
+            : messages.format("mail_reply_summary", ["count": String(count), "site": siteName])
     }
 
     /// Above an article's replies.
-    func onArticle(_ title: String) -> String { "On “\(title)”:" }
+    func onArticle(_ title: String) -> String { messages.format("mail_reply_on_article", ["title": title]) }
 
     /// One reply's first line.
-    func replyBy(_ author: String) -> String { "\(author) wrote:" }
+    func replyBy(_ author: String) -> String { messages.format("mail_reply_by", ["name": author]) }
 
-    let readIt = "Read it"
+    var readIt: String { messages["mail_reply_read_it"] }
 
     func more(_ count: Int) -> String {
-        "…and \(count) more \(count == 1 ? "reply" : "replies"). See them all:"
+        messages.format(count == 1 ? "mail_reply_more_one" : "mail_reply_more", ["count": String(count)])
     }
 
-    let allReplies = "All replies to you"
-
-    let why =
-        "You get this mail because you asked for mail about replies to your comments (at most one every 15 minutes)."
-
-    let unsubscribeText = "To stop these mails, open this link and press Unsubscribe:"
-
-    let unsubscribeButton = "Unsubscribe"
-
-    let settingsText = "Or change it on your account page:"
-
+    var allReplies: String { messages["mail_reply_all_replies"] }
+    var why: String { messages["mail_reply_why"] }
+    var unsubscribeText: String { messages["mail_reply_unsubscribe_text"] }
+    var unsubscribeButton: String { messages["unsubscribe_button"] }
+    var settingsText: String { messages["mail_reply_settings_text"] }
     /// The HTML part's link to the account page.
-    let settingsLink = "Your account page"
+    var settingsLink: String { messages["mail_reply_settings_link"] }
 }

@@ -88,7 +88,7 @@ public final class ReplyMailStore: Sendable {
                 let at = SQLValue.integer(Int64(now))
                 guard
                     let reader = try connection.query(
-                        "UPDATE users SET reply_mailed_at = ? WHERE id = ? AND \(Self.due) RETURNING username, email, created_at",
+                        "UPDATE users SET reply_mailed_at = ? WHERE id = ? AND \(Self.due) RETURNING username, email, created_at, language",
                         [at, id, at, .integer(Int64(now - interval))]
                     ).first
                 else { throw NothingToClaim() }
@@ -109,7 +109,8 @@ public final class ReplyMailStore: Sendable {
                 ).map(ReplyDigest.Reply.init(row:))
                 return ReplyDigest(
                     userID: userID, username: reader.string(0), email: reader.string(1),
-                    accountCreatedAt: reader.int(2), sentAt: now, replies: replies)
+                    accountCreatedAt: reader.int(2), language: reader[3] == .null ? nil : reader.string(3), sentAt: now,
+                    replies: replies)
             }
         } catch is NothingToClaim {
             return nil
@@ -155,6 +156,8 @@ public struct ReplyDigest: Sendable, Equatable {
     public var email: String
     /// For the unsubscribe link, which names the account by id and creation time.
     public var accountCreatedAt: Int
+    /// The interface language the reader chose (`users.language`); nil: the site's.
+    public var language: String?
     /// The round's time: what the claim wrote, and what `release` looks for.
     public var sentAt: Int
     /// By article, then oldest first.
