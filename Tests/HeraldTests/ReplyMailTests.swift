@@ -56,6 +56,15 @@ import Testing
             let token = try client.formToken(on: "/account")
             return try client.post("/account/reply-mail", form: [("csrf_token", token), ("mail", on ? "on" : "off")])
         }
+
+        /// "ada", with reply mail on and a comment on the first article to be replied to.
+        func subscriberWithComment() throws -> (reader: any HTTPTestClient, slug: String, comment: Int) {
+            let slug = try app.firstSlug()
+            let ada = try reader("ada")
+            #expect(try setReplyMail(ada, true).status == 303)
+            let comment = try #require(commentID(in: try ada.postComment(slug, "A thought.")["Location"]))
+            return (ada, slug, comment)
+        }
     }
 
     /// `body` replies to comment `id` as `client`; the reply's id.
@@ -134,10 +143,7 @@ import Testing
     /// a reply by a reader whose one-day ban ended is mailed; one under a ban still in force is not.
     @Test func aReplyByAReaderWhoseBanRanOutIsMailed() throws {
         let site = try Site()
-        let slug = try site.app.firstSlug()
-        let ada = try site.reader("ada")
-        #expect(try site.setReplyMail(ada, true).status == 303)
-        let comment = try #require(commentID(in: try ada.postComment(slug, "A thought.")["Location"]))
+        let (_, slug, comment) = try site.subscriberWithComment()
         let gus = try site.reader("gus")
         let hal = try site.reader("hal")
         site.clock.advance(60)
@@ -228,10 +234,7 @@ import Testing
 
     @Test func onlyRepliesToHerselfSendNothing() throws {
         let site = try Site()
-        let slug = try site.app.firstSlug()
-        let ada = try site.reader("ada")
-        #expect(try site.setReplyMail(ada, true).status == 303)
-        let comment = try #require(commentID(in: try ada.postComment(slug, "A thought.")["Location"]))
+        let (ada, slug, comment) = try site.subscriberWithComment()
         _ = try reply(ada, to: comment, on: slug, "And a second thought of mine.")
         #expect(try site.round() == 0)
         #expect(site.sink.received == 0)
@@ -239,10 +242,7 @@ import Testing
 
     @Test func unsubscribingWorksWithoutACookieAndStopsTheNextMail() throws {
         let site = try Site()
-        let slug = try site.app.firstSlug()
-        let ada = try site.reader("ada")
-        #expect(try site.setReplyMail(ada, true).status == 303)
-        let comment = try #require(commentID(in: try ada.postComment(slug, "A thought.")["Location"]))
+        let (ada, slug, comment) = try site.subscriberWithComment()
         let bob = try site.reader("bob")
         _ = try reply(bob, to: comment, on: slug, "A reply.")
         #expect(try site.round() == 1)
@@ -302,10 +302,7 @@ import Testing
 
     @Test func aDigestThatCannotBeQueuedWaitsForTheNextRound() throws {
         let site = try Site()
-        let slug = try site.app.firstSlug()
-        let ada = try site.reader("ada")
-        #expect(try site.setReplyMail(ada, true).status == 303)
-        let comment = try #require(commentID(in: try ada.postComment(slug, "A thought.")["Location"]))
+        let (_, slug, comment) = try site.subscriberWithComment()
         _ = try reply(try site.reader("bob"), to: comment, on: slug, "A reply.")
         // A closed mailer queues nothing: the claim is released.
         _ = site.app.app.mailer?.drain(timeout: .seconds(5))
@@ -320,10 +317,7 @@ import Testing
 
     @Test func roundsRunningAtOnceMailEachReplyOnce() throws {
         let site = try Site()
-        let slug = try site.app.firstSlug()
-        let ada = try site.reader("ada")
-        #expect(try site.setReplyMail(ada, true).status == 303)
-        let comment = try #require(commentID(in: try ada.postComment(slug, "A thought.")["Location"]))
+        let (_, slug, comment) = try site.subscriberWithComment()
         let bob = try site.reader("bob")
         for n in 1...3 { _ = try reply(bob, to: comment, on: slug, "Reply \(n).") }
         // Servers sharing the database run their rounds at the same moment: one mail in all.

@@ -1,3 +1,4 @@
+import Foundation
 import Mustache
 
 /// One language's messages, resolved once at start-up: the table Swift looks keys up in, the
@@ -9,6 +10,17 @@ public final class Messages: Sendable {
     private let entries: [String: String]
     /// English text → this language's text, for messages with no placeholders.
     private let fromEnglish: [String: String]
+    /// For English messages with values in them ("Your comment is 2,345 characters long; …"): the
+    /// English text as a pattern (its placeholders captured), found by its literal start first, so
+    /// a text that starts otherwise (an article's title) costs one prefix check per pattern.
+    private let fromEnglishPatterns: [EnglishPattern]
+
+    private struct EnglishPattern: @unchecked Sendable {
+        let prefix: String
+        let regex: NSRegularExpression
+        let names: [String]
+        let own: String
+    }
     /// `t` in the layout's values.
     let templateValue: MustacheValue
 
@@ -24,6 +36,15 @@ public final class Messages: Sendable {
             }
         }
         self.fromEnglish = fromEnglish
+        var patterns: [EnglishPattern] = []
+        if language != .english {
+            for (key, text) in english.sorted(by: { $0.key < $1.key }) where text.contains("{") {
+                guard let own = entries[key], let pattern = Self.pattern(of: text) else { continue }
+                patterns.append(
+                    EnglishPattern(prefix: pattern.prefix, regex: pattern.regex, names: pattern.names, own: own))
+            }
+        }
+        fromEnglishPatterns = patterns
         var dictionary = MustacheDictionary()
         for (key, text) in entries.sorted(by: { $0.key < $1.key }) { dictionary[key] = .string(text) }
         templateValue = .dictionary(dictionary)
@@ -42,9 +63,44 @@ public final class Messages: Sendable {
         MessageText.fill(self[key], values)
     }
 
-    /// `message` in this language when it is one of the catalog's English texts; else as it is.
+    /// `message` in this language when it is one of the catalog's English texts, or one of them
+    /// with its `{placeholders}` filled (the values carried over); else as it is.
     public func translated(_ message: String) -> String {
-        fromEnglish[message] ?? message
+        if let own = fromEnglish[message] { return own }
+        for pattern in fromEnglishPatterns where message.hasPrefix(pattern.prefix) {
+            let whole = NSRange(message.startIndex..., in: message)
+            guard let match = pattern.regex.firstMatch(in: message, range: whole), match.range == whole else {
+                continue
+            }
+            var values: [String: String] = [:]
+            for (index, name) in pattern.names.enumerated() {
+                guard let range = Range(match.range(at: index + 1), in: message) else { continue }
+                values[name] = String(message[range])
+            }
+            return MessageText.fill(pattern.own, values)
+        }
+        return message
+    }
+
+    /// An English text with placeholders as a whole-text pattern: its literal start (at least a
+    /// few characters, so that it is worth checking first), the expression, the names in order.
+    private static func pattern(of text: String) -> (prefix: String, regex: NSRegularExpression, names: [String])? {
+        var expression = "^"
+        var names: [String] = []
+        var prefix: String?
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            let literal = String(rest[..<open])
+            if prefix == nil { prefix = literal }
+            expression += NSRegularExpression.escapedPattern(for: literal) + "(.+?)"
+            names.append(String(rest[rest.index(after: open)..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        expression += NSRegularExpression.escapedPattern(for: String(rest)) + "$"
+        guard let prefix, prefix.count >= 4, let regex = try? NSRegularExpression(pattern: expression) else {
+            return nil
+        }
+        return (prefix, regex, names)
     }
 
     func has(_ key: String) -> Bool { entries[key] != nil }

@@ -211,6 +211,12 @@ import Testing
         #expect(chinese.translated("Please log in first.") == "請先登入。")
         #expect(chinese.translated("Not a message Herald has.") == "Not a message Herald has.")
         #expect(catalogs[.english].translated("Please log in first.") == "Please log in first.")
+        // A message with values in it: the English text's pattern, the values carried over.
+        #expect(
+            chinese.translated("Your comment is 2345 characters long; the limit is 2000. Please shorten it.")
+                == "你的留言有 2345 個字，上限是 2000 字，請刪減後再送出。")
+        #expect(chinese.translated("The title is 201 characters; at most 200.") == "標題有 201 個字，上限是 200 字。")
+        #expect(chinese.translated("The title is long") == "The title is long", "a title that starts alike")
         let refusal = AccountsController.throttled(
             120, "Too many failed logins for this account or from your network.", chinese)
         #expect(refusal.message == "這個帳號或你的網路登入失敗太多次了。請 2 分鐘後再試。")
@@ -219,5 +225,21 @@ import Testing
         #expect(
             english.message
                 == "Too many failed logins for this account or from your network. Please try again in a minute.")
+    }
+
+    /// A too-long comment from a reader who reads Chinese: the 422 says how long, in Chinese, and
+    /// the text comes back.
+    @Test func aTooLongCommentIsRefusedInTheReadersLanguage() throws {
+        let app = try TestApp(server: false)
+        let slug = try app.firstSlug()
+        let reader = app.client()
+        reader.defaultHeaders = [("Accept-Language", "zh-TW")]
+        _ = try reader.register("wordy")
+        let text = String(repeating: "字", count: 2_001)
+        let token = try reader.formToken(on: "/articles/\(slug)")
+        let refused = try reader.post("/articles/\(slug)/comments", form: [("csrf_token", token), ("body", text)])
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("你的留言有 2001 個字，上限是 2000 字"))
+        #expect(refused.text.contains(text), "the text comes back")
     }
 }
