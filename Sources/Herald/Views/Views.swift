@@ -63,7 +63,7 @@ public struct Views: Sendable {
         values["language"] = .string(context.language.rawValue)
         values["t"] = context.messages.templateValue
         values["site_language"] = .string(site.language)
-        values["language_choices"] = Self.languageChoices
+        values["interface_languages"] = Self.languageChoices
         values["meta_description"] = .string(meta.description ?? site.description)
         // Absolute URLs only from the configured base URL (never from a request's Host): without
         // it, no canonical link, og:url or og:image.

@@ -242,4 +242,15 @@ import Testing
         #expect(refused.text.contains("你的留言有 2001 個字，上限是 2000 字"))
         #expect(refused.text.contains(text), "the text comes back")
     }
+
+    /// The footer's switcher on a page whose own model has a list of languages too (the editor's
+    /// article-language select): each keeps its own (axe found the switcher's buttons empty there).
+    @Test func theSwitcherKeepsItsButtonsOnTheEditorsPage() throws {
+        let app = try TestApp(server: false)
+        let editor = try app.editor()
+        let page = try editor.get("/editor/articles/new").text
+        #expect(page.contains("lang=\"zh-Hant\" class=\"link-button\">繁體中文</button>"))
+        #expect(page.contains("lang=\"en\" class=\"link-button\">English</button>"))
+        #expect(!page.contains("lang=\"\" class=\"link-button\">"))
+    }
 }
