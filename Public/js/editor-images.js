@@ -61,14 +61,14 @@
         button.disabled = false;
         if (!response.ok) {
           status.className = "form-error";
-          status.textContent = answer.error || "The image was not inserted.";
+          status.textContent = answer.error || form.dataset.wordImageNotInserted;
           return;
         }
         put(answer.markdown);
         file.value = "";
         alt.value = "";
         status.className = "form-note";
-        status.textContent = "The image is in the text. Nothing is saved yet: press Save to keep it.";
+        status.textContent = form.dataset.wordImageInserted;
       });
     }).catch(function () {
       // Post the whole form instead: it keeps the text through a login, and brings it back.

@@ -48,7 +48,7 @@
   function refresh() {
     var text = body.value;
     if (new Blob([text]).size > maximumBytes) {
-      show({ html: shown.innerHTML, error: "The text is long: press Preview to see it as readers will." });
+      show({ html: shown.innerHTML, error: form.dataset.wordTextLong });
       return;
     }
     var fields = new URLSearchParams();

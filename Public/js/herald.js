@@ -16,6 +16,11 @@
     window.setTimeout(function () { live.textContent = text; }, 50);
   }
 
+  // The words this script writes come from the page (layout.mustache), in its language.
+  function word(name) {
+    return document.body.dataset[name] || "";
+  }
+
   function send(form) {
     return fetch(form.action, {
       method: "POST",
@@ -24,10 +29,10 @@
       credentials: "same-origin"
     }).then(function (response) {
       return response.json().then(function (data) {
-        if (!response.ok) throw new Error(data.error || "Something went wrong. Please try again.");
+        if (!response.ok) throw new Error(data.error || word("wordFailed"));
         return data;
       }, function () {
-        throw new Error("Something went wrong. Please try again.");
+        throw new Error(word("wordFailed"));
       });
     });
   }
@@ -59,11 +64,11 @@
         count.textContent = String(state.count);
       }
       var label = count && count.parentNode.lastChild;
-      if (label && label.nodeType === 3) label.textContent = state.count === 1 ? " like" : " likes";
+      if (label && label.nodeType === 3) label.textContent = " " + word(state.count === 1 ? "wordLikeOne" : "wordLikeMany");
       form.action = form.action.replace(state.liked ? /\/like$/ : /\/unlike$/, state.liked ? "/unlike" : "/like");
-      button.textContent = state.liked ? "♥ Liked — Unlike" : "♡ Like";
+      button.textContent = word(state.liked ? "wordLiked" : "wordLike");
       button.className = state.liked ? "secondary" : "";
-      announce(state.liked ? "Liked." : "Like removed.");
+      announce(word(state.liked ? "wordAnnounceLiked" : "wordAnnounceUnliked"));
     }).catch(function (error) {
       showError(form, error.message);
     }).then(function () {
@@ -118,7 +123,7 @@
       if (details) details.open = false;
       item.setAttribute("tabindex", "-1");
       item.focus();
-      announce("Your comment is posted.");
+      announce(word("wordCommentPosted"));
     }).catch(function (error) {
       showError(form, error.message);
       textarea.focus();

@@ -58,6 +58,21 @@ import Testing
         }
     }
 
+    /// A sentence typed into a script would be English on a Chinese page: the scripts read every
+    /// word they write from the page (`data-word-…`, filled from the catalogs).
+    @Test func scriptsHoldNoSentencesOfTheirOwn() throws {
+        let scripts = TestApp.repositoryRoot + "/Public/js"
+        var read = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: scripts) where file.hasSuffix(".js") {
+            let text = try String(contentsOfFile: scripts + "/" + file, encoding: .utf8)
+            read += 1
+            for match in text.matches(of: #/"([A-Z][a-z]+ [^"]*[.!?]|[♥♡][^"]*)"/#) {
+                Issue.record("\(file): “\(match.1)” is not in the catalogs")
+            }
+        }
+        #expect(read >= 3)
+    }
+
     /// Keys Swift asks for by name (`context.text("…")`, `messages["…"]`, `messages.format("…"`) exist.
     @Test func everyKeySwiftNamesIsInTheCatalogs() throws {
         let english = try Self.catalog(.english)

@@ -253,4 +253,17 @@ import Testing
         #expect(page.contains("lang=\"en\" class=\"link-button\">English</button>"))
         #expect(!page.contains("lang=\"\" class=\"link-button\">"))
     }
+
+    /// What the page's script writes after a like or a comment in place is in the page's language.
+    @Test func theScriptsWordsComeWithThePageInItsLanguage() throws {
+        let app = try TestApp(server: false)
+        let slug = try app.firstSlug()
+        let chinese = try app.client().get("/articles/\(slug)", headers: [("Accept-Language", "zh-TW")]).text
+        #expect(chinese.contains("data-word-liked=\"♥ 已按讚 — 收回讚\""))
+        #expect(chinese.contains("data-word-comment-posted=\"留言已送出。\""))
+        let english = try app.client().get("/articles/\(slug)", headers: [("Accept-Language", "en")]).text
+        #expect(english.contains("data-word-liked=\"♥ Liked — Unlike\""))
+        let editor = try app.editor().get("/editor/articles/new", headers: [("Accept-Language", "zh-TW")]).text
+        #expect(editor.contains("data-word-image-inserted=\"圖片已插入內文"))
+    }
 }
