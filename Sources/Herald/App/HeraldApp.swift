@@ -244,10 +244,11 @@ public final class HeraldApp: Sendable {
             },
             CrossOriginProtection(
                 tokens: CSRFTokens(keys: keys), baseURL: configuration.baseURL,
-                // Mail providers post the one-click unsubscribe without cookies: its token is the proof.
-                tokenAuthenticated: [ReplyMailPaths.unsubscribePrefix],
-                // The footer's language switcher: no token, so no page needs one for it.
-                preferenceOnly: [LanguageController.path]),
+                // The language switcher, and the one-click unsubscribe mail providers post without
+                // cookies (FormTokenExemption says why each may do without).
+                withoutFormToken: [
+                    .preference(path: LanguageController.path), .tokenInPath(prefix: ReplyMailPaths.unsubscribePrefix),
+                ]),
             FlashMessages(keys: keys),
         ]
         let largeBodySenders = LargeBodySenders(

@@ -14,19 +14,9 @@ struct CrossOriginProtection: Middleware {
     let tokens: CSRFTokens
     /// A configured public base URL; its origin counts as this site too.
     let baseURL: String?
-    /// Path prefixes whose POSTs carry their own proof in the last path segment, checked by their
-    /// handler: that token stands in for the form's, and only at exactly one segment below the
-    /// prefix. A browser saying the POST came from elsewhere is still refused. The one use is the
-    /// reply mail's one-click unsubscribe (RFC 8058), which a mail provider posts from its own
-    /// servers with no cookie, no form token and no `Origin`; its token names one account and all
-    /// it can do is turn that account's reply mail off.
-    var tokenAuthenticated: [String] = []
-    /// Exact paths whose POST only sets a preference (the interface language, `POST /language`):
-    /// a browser saying the POST came from elsewhere is refused as everywhere, but no form token is
-    /// asked, so the footer's switcher puts no token on every page — the anonymous front page stays
-    /// one copy shared by every reader, with no cookie minted for it. A header-less forgery can do
-    /// no more than choose the language a page is shown in.
-    var preferenceOnly: Set<String> = []
+    /// POST routes that need no form token. A browser saying the POST came from elsewhere is
+    /// refused on them as everywhere; only the token a header-less client would carry is not asked.
+    var withoutFormToken: [FormTokenExemption] = []
 
     func handle(_ request: Request, context: inout RequestContext, next: Next<RequestContext>) throws -> Response {
         let browserID = request.cookie(.browser, secure: context.isSecure).flatMap {
@@ -59,21 +49,12 @@ struct CrossOriginProtection: Middleware {
         let origin = request.headers["Origin"]
         if let site, site != "same-origin" && site != "none" { throw Self.refusal }
         if let origin, !isThisSite(origin: origin, host: request.headers["Host"]) { throw Self.refusal }
-        if site != nil || origin != nil || isTokenAuthenticated(request.path) || preferenceOnly.contains(request.path) {
-            return
-        }
+        if site != nil || origin != nil || withoutFormToken.contains(where: { $0.matches(request.path) }) { return }
         let token = (try? request.form())?[Self.formField]
         guard csrf.accepts(token) else {
             throw HTTPError(
                 .forbidden,
                 "This form has expired or did not come from this site. Please go back, reload the page and try again.")
-        }
-    }
-
-    /// `/mail/unsubscribe/TOKEN`, nothing shorter or longer.
-    private func isTokenAuthenticated(_ path: String) -> Bool {
-        tokenAuthenticated.contains { prefix in
-            path.hasPrefix(prefix) && path.count > prefix.count && !path.dropFirst(prefix.count).contains("/")
         }
     }
 
@@ -94,4 +75,29 @@ struct CrossOriginProtection: Middleware {
 
     static let refusal = HTTPError(
         .forbidden, "This request came from another site, so it was refused. Nothing was changed.")
+}
+
+/// A POST route `CrossOriginProtection` asks no form token of, and why it may do without.
+enum FormTokenExemption: Sendable {
+    /// A route that only sets a preference kept in the browser (`POST /language`): the footer's
+    /// switcher then puts no token on every page, so the anonymous front page stays one copy
+    /// shared by every reader, with no cookie minted for it. A header-less forgery can do no more
+    /// than choose the language pages are shown in.
+    case preference(path: String)
+    /// Routes whose last segment is their own proof, checked by their handler, at exactly one
+    /// segment below `prefix`: the reply mail's one-click unsubscribe (RFC 8058), which a mail
+    /// provider posts from its servers with no cookie and no form token; its token names one
+    /// account, and all it can do is turn that account's reply mail off.
+    case tokenInPath(prefix: String)
+
+    func matches(_ path: String) -> Bool {
+        switch self {
+        case .preference(let exact):
+            return path == exact
+        case .tokenInPath(let prefix):
+            guard path.hasPrefix(prefix) else { return false }
+            let token = path.dropFirst(prefix.count)
+            return !token.isEmpty && !token.contains("/")
+        }
+    }
 }
