@@ -54,28 +54,18 @@ enum DateText {
         }
         // "29 September 2026, 07:42" is the longest: 24 bytes.
         return String(unsafeUninitializedCapacity: 24) { bytes in
-            var count = 0
-            func put(_ byte: UInt8) {
-                bytes[count] = byte
-                count += 1
-            }
-            func put(number: Int) {
-                let digits = DecimalDigits.count(of: number)
-                DecimalDigits.write(number, digits: digits, into: bytes, at: count)
-                count += digits
-            }
-            put(number: date.day)
-            put(UInt8(ascii: " "))
-            for byte in monthBytes[date.month - 1] { put(byte) }
-            put(UInt8(ascii: " "))
-            put(number: date.year)
+            var out = DateBytes(bytes)
+            out.put(number: date.day)
+            out.put(byte: UInt8(ascii: " "))
+            out.put(monthBytes[date.month - 1])
+            out.put(byte: UInt8(ascii: " "))
+            out.put(number: date.year)
             if withTime {
-                put(UInt8(ascii: ","))
-                put(UInt8(ascii: " "))
-                writeTime(date, into: bytes, at: count)
-                count += 5
+                out.put(byte: UInt8(ascii: ","))
+                out.put(byte: UInt8(ascii: " "))
+                out.putTime(date)
             }
-            return count
+            return out.count
         }
     }
 
@@ -91,30 +81,18 @@ enum DateText {
         }
         // "9999年12月31日 23:59" is the longest: 23 bytes.
         return String(unsafeUninitializedCapacity: 23) { bytes in
-            var count = 0
-            func put(_ piece: [UInt8]) {
-                for byte in piece {
-                    bytes[count] = byte
-                    count += 1
-                }
-            }
-            func put(number: Int) {
-                let digits = DecimalDigits.count(of: number)
-                DecimalDigits.write(number, digits: digits, into: bytes, at: count)
-                count += digits
-            }
-            put(number: date.year)
-            put(year)
-            put(number: date.month)
-            put(month)
-            put(number: date.day)
-            put(day)
+            var out = DateBytes(bytes)
+            out.put(number: date.year)
+            out.put(year)
+            out.put(number: date.month)
+            out.put(month)
+            out.put(number: date.day)
+            out.put(day)
             if withTime {
-                bytes[count] = UInt8(ascii: " ")
-                writeTime(date, into: bytes, at: count + 1)
-                count += 6
+                out.put(byte: UInt8(ascii: " "))
+                out.putTime(date)
             }
-            return count
+            return out.count
         }
     }
 
@@ -122,6 +100,38 @@ enum DateText {
         DecimalDigits.write(date.hour, digits: 2, into: bytes, at: start)
         bytes[start + 2] = UInt8(ascii: ":")
         DecimalDigits.write(date.minute, digits: 2, into: bytes, at: start + 3)
+    }
+
+    /// A date written piece by piece into a string's buffer, in either language's order.
+    private struct DateBytes {
+        let bytes: UnsafeMutableBufferPointer<UInt8>
+        private(set) var count = 0
+
+        init(_ bytes: UnsafeMutableBufferPointer<UInt8>) { self.bytes = bytes }
+
+        mutating func put(byte: UInt8) {
+            bytes[count] = byte
+            count += 1
+        }
+
+        mutating func put(_ piece: [UInt8]) {
+            for byte in piece {
+                bytes[count] = byte
+                count += 1
+            }
+        }
+
+        mutating func put(number: Int) {
+            let digits = DecimalDigits.count(of: number)
+            DecimalDigits.write(number, digits: digits, into: bytes, at: count)
+            count += digits
+        }
+
+        /// `07:42`.
+        mutating func putTime(_ date: UTCDate) {
+            DateText.writeTime(date, into: bytes, at: count)
+            count += 5
+        }
     }
 }
 
