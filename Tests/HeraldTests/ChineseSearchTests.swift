@@ -117,4 +117,11 @@ import Testing
             #expect(SearchTerms.of(query).allSatisfy { query.contains($0) }, "\(query)")
         }
     }
+
+    /// A snippet reads the rendered body's character references as the characters they stand for
+    /// (the importer's decoder), and keeps an ampersand that starts none.
+    @Test func snippetTextReadsCharacterReferences() {
+        let text = SnippetText.fromHTML("<p>Fish &amp; chips &#x6E21;&#36650; &lt;b&gt; AT&T</p>")
+        #expect(text.trimmingCharacters(in: .whitespaces) == "Fish & chips 渡輪 <b> AT&T")
+    }
 }

@@ -311,8 +311,8 @@ extension HTMLText {
 extension HTMLText {
     /// Decodes the character reference starting at the `&` at `start`: the scalar and the index after it,
     /// or nil if this `&` is just an ampersand. Named references need their `;` (so "AT&T;" style text
-    /// survives); numeric ones may omit it, as HTML allows.
-    fileprivate static func characterReference(in bytes: [UInt8], at start: Int) -> (Unicode.Scalar, Int)? {
+    /// survives); numeric ones may omit it, as HTML allows. Search snippets read rendered bodies with it too.
+    static func characterReference(in bytes: [UInt8], at start: Int) -> (Unicode.Scalar, Int)? {
         var position = start + 1
         guard position < bytes.count else { return nil }
         if bytes[position] == ascii("#") {

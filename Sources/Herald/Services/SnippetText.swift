@@ -27,9 +27,9 @@ enum SnippetText {
             if byte == UInt8(ascii: "<"), let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) {
                 if breaking.contains(tagName(bytes[(index + 1)..<end])) { out.append(UInt8(ascii: " ")) }
                 index = end + 1
-            } else if byte == UInt8(ascii: "&"), let character = reference(bytes, at: index) {
-                out += character.bytes
-                index += character.length
+            } else if byte == UInt8(ascii: "&"), let (scalar, end) = HTMLText.characterReference(in: bytes, at: index) {
+                UTF8.encode(scalar) { out.append($0) }
+                index = end
             } else {
                 out.append(byte)
                 index += 1
@@ -47,29 +47,5 @@ enum SnippetText {
             name.append(lower)
         }
         return name
-    }
-
-    /// The character a reference at `start` stands for (`&amp;`, `&#39;`, `&#x6E21;`), and how
-    /// many bytes it took; nil for an `&` that starts none (kept as it is).
-    private static func reference(_ bytes: [UInt8], at start: Int) -> (bytes: [UInt8], length: Int)? {
-        guard let end = bytes[start...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else { return nil }
-        let name = String(decoding: bytes[(start + 1)..<end], as: UTF8.self)
-        let scalar: Unicode.Scalar?
-        switch name {
-        case "amp": scalar = "&"
-        case "lt": scalar = "<"
-        case "gt": scalar = ">"
-        case "quot": scalar = "\""
-        case "apos": scalar = "'"
-        case "nbsp": scalar = " "
-        default:
-            guard name.hasPrefix("#") else { return nil }
-            let digits = name.dropFirst()
-            let value =
-                digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
-            scalar = value.flatMap { Unicode.Scalar($0) }.flatMap { $0 == "\0" ? nil : $0 }
-        }
-        guard let scalar else { return nil }
-        return (Array(String(scalar).utf8), end - start + 1)
     }
 }
